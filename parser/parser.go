@@ -1,0 +1,210 @@
+package parser
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/alecthomas/participle/v2"
+	"github.com/alecthomas/participle/v2/lexer"
+
+	"github.com/parley-hpc/parley/lang"
+)
+
+// grammar is built once; participle parsers are safe for concurrent use.
+var grammar = participle.MustBuild[gProgram](
+	participle.Lexer(definition{}),
+	// The language needs unbounded lookahead in a few places (a size versus
+	// an alignment in a message specification, a parenthesized relation
+	// versus a parenthesized expression); the grammar is written so that
+	// backtracking stays shallow.
+	participle.UseLookahead(participle.MaxLookahead),
+)
+
+// Parse parses one source file. It returns the syntax tree (nil if the file
+// could not be parsed) and every diagnostic found: lexical and syntax errors
+// with positions and hints, and warnings. Parse never panics on bad input.
+func Parse(file string, src []byte) (prog *lang.Program, diags lang.Diagnostics) {
+	defer func() {
+		if r := recover(); r != nil {
+			// A panic here is a bug in Parley, not in the program; report it
+			// as a diagnostic rather than crash the caller.
+			prog = nil
+			diags = append(diags, lang.Diagnostic{
+				Pos: lang.Pos{File: file}, Severity: lang.Error,
+				Msg:  fmt.Sprintf("internal parser error: %v", r),
+				Hint: "please report this program to the Parley developers",
+			})
+		}
+	}()
+	res := scan(file, src)
+	diags = append(diags, res.warnings...)
+	if res.err != nil {
+		return nil, append(diags, *res.err)
+	}
+	peek, err := lexer.Upgrade(newTokenStream(res))
+	if err != nil {
+		return nil, append(diags, lang.Diagnostic{Pos: lang.Pos{File: file}, Severity: lang.Error, Msg: err.Error()})
+	}
+	g, err := grammar.ParseFromLexer(peek)
+	if err != nil {
+		return nil, append(diags, syntaxError(src, res, err))
+	}
+	b := newBuilder(src, res)
+	prog = b.program(g, file)
+	diags = append(diags, b.diags...)
+	diags.Sort()
+	return prog, diags
+}
+
+// ParseFile reads and parses a file.
+func ParseFile(path string) (*lang.Program, lang.Diagnostics, error) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("reading program: %w", err)
+	}
+	prog, diags := Parse(path, src)
+	return prog, diags, nil
+}
+
+// syntaxError turns participle's error into a diagnostic that names the
+// offending text in the user's spelling and, where it can, says what to do.
+func syntaxError(src []byte, res *scanResult, err error) lang.Diagnostic {
+	d := lang.Diagnostic{Severity: lang.Error, Msg: "syntax error"}
+	var perr participle.Error
+	if !errors.As(err, &perr) {
+		d.Msg = err.Error()
+		return d
+	}
+	pos := perr.Position()
+	d.Pos = toLangPos(pos)
+	var unexpected *participle.UnexpectedTokenError
+	if !errors.As(err, &unexpected) {
+		d.Msg = "syntax error: " + perr.Message()
+		return d
+	}
+	tok := unexpected.Unexpected
+	expect := expectation(unexpected)
+	if tok.EOF() {
+		d.Msg = "syntax error: the program ends in the middle of a statement"
+		if expect != "" {
+			d.Msg += "; expected " + expect
+		}
+		d.Hint = "finish the statement, or check for an unclosed { or ("
+		return d
+	}
+	d.End = d.Pos
+	for i, t := range res.tokens {
+		if t.Pos.Offset == tok.Pos.Offset {
+			d.End = res.ends[i]
+			break
+		}
+	}
+	d.Text = lang.SourceText(src, lang.Span{Start: d.Pos, End: d.End})
+	d.Msg = fmt.Sprintf("syntax error: unexpected %s", describe(tok, d.Text))
+	if expect != "" {
+		d.Msg += "; expected " + expect
+	}
+	d.Hint = hintFor(tok, d.Text, expect)
+	return d
+}
+
+func describe(tok lexer.Token, text string) string {
+	switch tok.Type {
+	case tokKeyword:
+		return "keyword " + strings.ToUpper(text)
+	case tokIdent:
+		return "name " + text
+	case tokInt:
+		return "number " + text
+	case tokString:
+		return "string " + text
+	}
+	return fmt.Sprintf("%q", text)
+}
+
+// expectation renders what participle expected, if it is short enough to
+// help; long grammar fragments only confuse.
+func expectation(u *participle.UnexpectedTokenError) string {
+	msg := u.Message()
+	i := strings.Index(msg, "(expected ")
+	if i < 0 {
+		return ""
+	}
+	e := strings.TrimSuffix(msg[i+len("(expected "):], ")")
+	if len(e) > 48 || strings.ContainsAny(e, "()|?*") {
+		return ""
+	}
+	e = strings.NewReplacer("<ident>", "a name", "<int>", "a number", "<string>", "a string",
+		"<keyword>", "a keyword", "<punct>", "punctuation").Replace(e)
+	return e
+}
+
+func hintFor(tok lexer.Token, text, expect string) string {
+	switch {
+	case tok.Type == tokKeyword && strings.Contains(expect, "a name"):
+		return fmt.Sprintf("%s is a reserved word and cannot name a variable; choose another name", strings.ToUpper(text))
+	case tok.Type == tokIdent:
+		if kw := nearestKeyword(text); kw != "" {
+			return fmt.Sprintf("did you mean %s?", kw)
+		}
+		return "a name cannot stand here; check the spelling of the keyword before it"
+	case tok.Value == ".":
+		return "only a whole top-level statement ends with '.'; join statements with THEN"
+	case tok.Value == "}":
+		return "a { } block holds statements joined with THEN; check the statement before the }"
+	case tok.Type == tokKeyword && tok.Value == "THEN":
+		return "check the statement before THEN: it is incomplete"
+	}
+	return ""
+}
+
+// nearestKeyword suggests a keyword for a misspelt word (edit distance at
+// most 2, and less than half the word).
+func nearestKeyword(word string) string {
+	if len(word) < 3 {
+		return ""
+	}
+	best, bestDist := "", 3
+	for _, kw := range keywordSpellings {
+		if d := editDistance(word, kw); d < bestDist && d*2 < len(word) {
+			best, bestDist = strings.ToUpper(kw), d
+		}
+	}
+	return best
+}
+
+// keywordSpellings are the keywords worth suggesting for a misspelling.
+var keywordSpellings = strings.Fields(`a abs aggregates aligned all an and are as assert assigned
+	asynchronously await awaits backend be bits buffer buffers byte bytes completion
+	computes compute counters current data days default divides doubleword doublewords
+	each even executes for from group halfwords histogram hours if in integer integers into is
+	kilobyte let log logs maximum mean median megabyte memory message messages
+	microseconds milliseconds minimum minutes misaligned multicast multicasts
+	otherwise output outputs page pages percentile plus processor random receive receives
+	reduce reduces region repetition repetitions require reset resets restore restores
+	seconds send sends sleep sleeps store stores stride such synchronization synchronize
+	synchronizes task tasks that the their then times to touch touches touching unaligned
+	unique unsuspecting using verification version warmup while who with without words`)
+
+func editDistance(a, b string) int {
+	a, b = strings.ToLower(a), strings.ToLower(b)
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
