@@ -109,3 +109,58 @@ func SourceText(src []byte, s Span) string {
 	}
 	return text
 }
+
+// Pretty formats the diagnostic like Error and, when the source is at hand,
+// adds the offending line with a caret under the column:
+//
+//	prog.parley:3:24: error: undefined variable msgsze
+//	    TASK 0 SENDS A msgsze BYTE MESSAGE TO TASK 1
+//	                   ^~~~~~
+//		hint: did you mean msgsize?
+func (d Diagnostic) Pretty(src []byte) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %s: %s", d.Pos, d.Severity, d.Msg)
+	if line, ok := sourceLine(src, d.Pos); ok {
+		width := 1
+		if d.End.Line == d.Pos.Line && d.End.Col > d.Pos.Col {
+			width = d.End.Col - d.Pos.Col
+		}
+		// Keep tabs so the caret lines up under tab-indented text.
+		var pad strings.Builder
+		for i, r := range []rune(line) {
+			if i >= d.Pos.Col-1 {
+				break
+			}
+			if r == '\t' {
+				pad.WriteByte('\t')
+			} else {
+				pad.WriteByte(' ')
+			}
+		}
+		fmt.Fprintf(&b, "\n    %s\n    %s^%s", line, pad.String(), strings.Repeat("~", width-1))
+	} else if d.Text != "" {
+		fmt.Fprintf(&b, " (at %q)", d.Text)
+	}
+	if d.Hint != "" {
+		fmt.Fprintf(&b, "\n\thint: %s", d.Hint)
+	}
+	return b.String()
+}
+
+func sourceLine(src []byte, p Pos) (string, bool) {
+	if !p.IsValid() || p.Offset > len(src) {
+		return "", false
+	}
+	start := strings.LastIndexByte(string(src[:p.Offset]), '\n') + 1
+	end := strings.IndexByte(string(src[p.Offset:]), '\n')
+	if end < 0 {
+		end = len(src)
+	} else {
+		end += p.Offset
+	}
+	line := strings.TrimRight(string(src[start:end]), "\r")
+	if len(line) > 200 {
+		return "", false
+	}
+	return line, true
+}

@@ -133,7 +133,10 @@ func expectation(u *participle.UnexpectedTokenError) string {
 		return ""
 	}
 	e := strings.TrimSuffix(msg[i+len("(expected "):], ")")
-	if len(e) > 48 || strings.ContainsAny(e, "()|?*") {
+	if phrase, ok := grammarPhrases[e]; ok {
+		return phrase
+	}
+	if len(e) > 48 || strings.ContainsAny(e, "()|?*") || strings.HasPrefix(e, "G") {
 		return ""
 	}
 	e = strings.NewReplacer("<ident>", "a name", "<int>", "a number", "<string>", "a string",
@@ -141,13 +144,31 @@ func expectation(u *participle.UnexpectedTokenError) string {
 	return e
 }
 
+// grammarPhrases names the grammar's parts in the user's terms.
+var grammarPhrases = map[string]string{
+	"GForEach":  "a loop variable name",
+	"GBinding":  "a name to bind (name BE ...)",
+	"GGen":      "FOR EACH name IN ...",
+	"GExpr":     "an expression",
+	"GTaskDesc": "a task description (ALL TASKS, TASK n, TASKS t SUCH THAT ...)",
+	"GMsgSpec":  "a message description (e.g. A 1 KILOBYTE MESSAGE)",
+	"GRel":      "a condition",
+	"GRange":    "a range in braces",
+	"GSimple":   "a statement",
+	"GChain":    "a statement",
+	"GVerb":     "a verb (SENDS, RECEIVES, COMPUTES, LOGS, ...)",
+	"GCount":    "a count (A, AN or a number)",
+	"GItem":     "a string or an expression",
+	"GDuration": "a time (e.g. 10 MICROSECONDS)",
+}
+
 func hintFor(tok lexer.Token, text, expect string) string {
 	switch {
-	case tok.Type == tokKeyword && strings.Contains(expect, "a name"):
+	case tok.Type == tokKeyword && strings.Contains(expect, "name"):
 		return fmt.Sprintf("%s is a reserved word and cannot name a variable; choose another name", strings.ToUpper(text))
 	case tok.Type == tokIdent:
-		if kw := nearestKeyword(text); kw != "" {
-			return fmt.Sprintf("did you mean %s?", kw)
+		if kw := lang.Suggest(text, keywordSpellings); kw != "" {
+			return fmt.Sprintf("did you mean %s?", strings.ToUpper(kw))
 		}
 		return "a name cannot stand here; check the spelling of the keyword before it"
 	case tok.Value == ".":
@@ -158,21 +179,6 @@ func hintFor(tok lexer.Token, text, expect string) string {
 		return "check the statement before THEN: it is incomplete"
 	}
 	return ""
-}
-
-// nearestKeyword suggests a keyword for a misspelt word (edit distance at
-// most 2, and less than half the word).
-func nearestKeyword(word string) string {
-	if len(word) < 3 {
-		return ""
-	}
-	best, bestDist := "", 3
-	for _, kw := range keywordSpellings {
-		if d := editDistance(word, kw); d < bestDist && d*2 < len(word) {
-			best, bestDist = strings.ToUpper(kw), d
-		}
-	}
-	return best
 }
 
 // keywordSpellings are the keywords worth suggesting for a misspelling.
@@ -187,24 +193,3 @@ var keywordSpellings = strings.Fields(`a abs aggregates aligned all an and are a
 	seconds send sends sleep sleeps store stores stride such synchronization synchronize
 	synchronizes task tasks that the their then times to touch touches touching unaligned
 	unique unsuspecting using verification version warmup while who with without words`)
-
-func editDistance(a, b string) int {
-	a, b = strings.ToLower(a), strings.ToLower(b)
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
-}

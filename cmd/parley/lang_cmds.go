@@ -1,0 +1,213 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/parley-hpc/parley/examples"
+	"github.com/parley-hpc/parley/lang"
+	"github.com/parley-hpc/parley/parser"
+)
+
+func init() {
+	register(&command{name: "check", args: "FILE...", summary: "check programs and report every problem", run: runCheck})
+	register(&command{name: "fmt", args: "[-w | -l] FILE...", summary: "print programs in canonical form", run: runFmt})
+	register(&command{name: "params", args: "FILE", summary: "list a program's parameters: help, options, default", run: runParams})
+	register(&command{name: "version", args: "", summary: "print the version", run: runVersion})
+}
+
+// readSource reads a program: "-" is standard input, and a name that is not
+// a file but is one of the embedded examples reads that example.
+func readSource(e *env, path string) ([]byte, error) {
+	if path == "-" {
+		return io.ReadAll(e.stdin)
+	}
+	src, err := os.ReadFile(path)
+	if err == nil {
+		return src, nil
+	}
+	if errors.Is(err, fs.ErrNotExist) {
+		if emb, embErr := examples.FS.ReadFile(strings.TrimPrefix(path, "examples/")); embErr == nil {
+			return emb, nil
+		}
+	}
+	return nil, err
+}
+
+// load reads, parses and checks a program, printing its diagnostics to
+// stderr. It returns the program, or nil if it has errors.
+func load(e *env, path string) *lang.Program { return loadQuiet(e, path, false) }
+
+// loadQuiet is load that can leave warnings unprinted.
+func loadQuiet(e *env, path string, errorsOnly bool) *lang.Program {
+	src, err := readSource(e, path)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "parley: %v\n", err)
+		return nil
+	}
+	prog, diags := parser.Parse(displayName(path), src)
+	if prog != nil && !diags.HasErrors() {
+		diags = append(diags, lang.Check(prog)...)
+		diags.Sort()
+	}
+	for _, d := range diags {
+		if errorsOnly && d.Severity == lang.Warning {
+			continue
+		}
+		fmt.Fprintln(e.stderr, d.Pretty(src))
+	}
+	if prog == nil || diags.HasErrors() {
+		return nil
+	}
+	return prog
+}
+
+func displayName(path string) string {
+	if path == "-" {
+		return "<stdin>"
+	}
+	return path
+}
+
+func runCheck(e *env, args []string) int {
+	c := find("check")
+	f := flags(e, c, `
+Parses and checks each FILE (.parley or .ncptl; "-" is standard input) and
+prints every error and warning as file:line:col with the offending text and
+a hint. Exits 0 if every file is free of errors, 1 otherwise.`)
+	quiet := f.Bool("q", false, "print errors only, not warnings")
+	if code := parseFlags(e, f, args); code >= 0 {
+		return code
+	}
+	if f.NArg() == 0 {
+		fmt.Fprintln(e.stderr, "parley check: no files given")
+		f.Usage()
+		return 2
+	}
+	status := 0
+	for _, path := range f.Args() {
+		if loadQuiet(e, path, *quiet) == nil {
+			status = 1
+		}
+	}
+	return status
+}
+
+func runFmt(e *env, args []string) int {
+	c := find("fmt")
+	f := flags(e, c, `
+Prints each FILE in canonical form: keywords in upper case, variables in
+lower case, verbs agreeing with their subjects, one statement per line.
+Comments are kept. A file with syntax errors is left alone.`)
+	write := f.Bool("w", false, "write the result back to each file instead of printing it")
+	list := f.Bool("l", false, "list the files whose formatting differs from canonical form")
+	if code := parseFlags(e, f, args); code >= 0 {
+		return code
+	}
+	if f.NArg() == 0 {
+		fmt.Fprintln(e.stderr, "parley fmt: no files given")
+		f.Usage()
+		return 2
+	}
+	status := 0
+	for _, path := range f.Args() {
+		src, err := readSource(e, path)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "parley: %v\n", err)
+			status = 1
+			continue
+		}
+		prog, diags := parser.Parse(displayName(path), src)
+		if prog == nil || diags.HasErrors() {
+			for _, d := range diags.Errors() {
+				fmt.Fprintln(e.stderr, d.Pretty(src))
+			}
+			status = 1
+			continue
+		}
+		out := lang.Format(prog)
+		switch {
+		case *list:
+			if !bytes.Equal(src, out) {
+				fmt.Fprintln(e.stdout, path)
+			}
+		case *write && path != "-":
+			if bytes.Equal(src, out) {
+				continue
+			}
+			info, err := os.Stat(path)
+			if err != nil {
+				fmt.Fprintf(e.stderr, "parley: %v\n", err)
+				status = 1
+				continue
+			}
+			if err := os.WriteFile(path, out, info.Mode().Perm()); err != nil {
+				fmt.Fprintf(e.stderr, "parley: %v\n", err)
+				status = 1
+			}
+		default:
+			e.stdout.Write(out)
+		}
+	}
+	return status
+}
+
+func runParams(e *env, args []string) int {
+	c := find("params")
+	f := flags(e, c, `
+Lists the parameters FILE declares, with their help text, command-line
+options and default values. Give parameter values to "parley run" after
+"--", e.g.  parley run prog.parley --tasks 8 -- --reps 100`)
+	if code := parseFlags(e, f, args); code >= 0 {
+		return code
+	}
+	if f.NArg() != 1 {
+		fmt.Fprintln(e.stderr, "parley params: give exactly one file")
+		f.Usage()
+		return 2
+	}
+	prog := load(e, f.Arg(0))
+	if prog == nil {
+		return 1
+	}
+	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "PARAMETER\tOPTIONS\tDEFAULT\tDESCRIPTION")
+	n := 0
+	for _, h := range prog.Headers {
+		p, ok := h.(*lang.ParamDecl)
+		if !ok {
+			continue
+		}
+		n++
+		def := lang.FormatExpr(p.Default)
+		if len(p.Sweep) > 0 {
+			parts := make([]string, len(p.Sweep))
+			for i, r := range p.Sweep {
+				parts[i] = lang.FormatRange(r)
+			}
+			def += " (sweeps " + strings.Join(parts, ", ") + ")"
+		}
+		fmt.Fprintf(tw, "%s\t%s, %s\t%s\t%s\n", p.Name.Name, p.Short.Value, p.Long.Value, def, p.Help.Value)
+	}
+	tw.Flush()
+	if n == 0 {
+		fmt.Fprintln(e.stdout, "(the program declares no parameters)")
+	}
+	return 0
+}
+
+func runVersion(e *env, args []string) int {
+	c := find("version")
+	f := flags(e, c, "")
+	if code := parseFlags(e, f, args); code >= 0 {
+		return code
+	}
+	fmt.Fprintf(e.stdout, "parley %s (language %s, coNCePTuaL-compatible)\n", version, lang.LanguageVersion)
+	return 0
+}
