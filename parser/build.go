@@ -809,7 +809,7 @@ func (b *builder) primary(g *gPrimary) lang.Expr {
 	case g.Paren != nil:
 		return b.expr(g.Paren)
 	case g.Int != nil:
-		v, _ := intValue(*g.Int) // the scanner has validated it
+		v, _ := lang.IntLiteralValue(*g.Int) // the scanner has validated it
 		lit := &lang.IntLit{Span: sp, Value: v}
 		if strings.Trim(*g.Int, "0123456789") != "" {
 			lit.Text = strings.ToUpper(*g.Int)

@@ -1,0 +1,466 @@
+package ir
+
+import (
+	"math"
+	"math/bits"
+
+	"github.com/parley-hpc/parley/lang"
+)
+
+// The built-in functions, with coNCePTuaL's semantics (its run-time
+// library's userfuncs.c is the reference). Topology functions are exported
+// for the frontends and the interpreter's collective algorithms.
+
+func callInt(c *Call, f *Frame) int64 {
+	a := c.Args
+	switch c.Func {
+	case lang.FuncReal:
+		return int64(math.Round(a[0].Float(f)))
+	case lang.FuncCeiling, lang.FuncFloor, lang.FuncRound:
+		// Meaningless on integers: the argument is returned unchanged.
+		return a[0].Int(f)
+	case lang.FuncRandomGaussian:
+		return int64(gaussian(f, float64(a[0].Int(f)), float64(a[1].Int(f))))
+	case lang.FuncRandomPareto:
+		for {
+			v := math.Round(pareto(c, f, float64(a[0].Int(f)), float64(a[1].Int(f)), float64(a[2].Int(f))))
+			if v <= math.MaxInt64 {
+				return int64(v)
+			}
+		}
+	}
+	var buf [4]int64
+	args := buf[:0]
+	for _, e := range a {
+		args = append(args, e.Int(f))
+	}
+	return intFunc(c, f, args)
+}
+
+// intFunc applies the functions that work on integers in both contexts.
+func intFunc(c *Call, f *Frame, a []int64) int64 {
+	switch c.Func {
+	case lang.FuncAbs:
+		x := a[0]
+		if x == math.MinInt64 {
+			fail(c.sp, "the absolute value of %d is not defined in 64-bit arithmetic", x)
+		}
+		if x < 0 {
+			return -x
+		}
+		return x
+	case lang.FuncBits:
+		return int64(bits.Len64(uint64(a[0])))
+	case lang.FuncCbrt:
+		if a[0] < 0 {
+			fail(c.sp, "CBRT(%d) is undefined", a[0])
+		}
+		return Root(c.sp, 3, a[0])
+	case lang.FuncSqrt:
+		if a[0] < 0 {
+			fail(c.sp, "SQRT(%d) is undefined", a[0])
+		}
+		return Root(c.sp, 2, a[0])
+	case lang.FuncRoot:
+		return Root(c.sp, a[0], a[1])
+	case lang.FuncLog10:
+		x := a[0]
+		if x <= 0 {
+			fail(c.sp, "LOG10(%d) is undefined: the argument must be positive", x)
+		}
+		n := int64(0)
+		for x >= 10 {
+			x /= 10
+			n++
+		}
+		return n
+	case lang.FuncFactor10:
+		return factor10(a[0])
+	case lang.FuncMin, lang.FuncMax:
+		best := a[0]
+		for _, v := range a[1:] {
+			if (c.Func == lang.FuncMin) == (v < best) {
+				best = v
+			}
+		}
+		return best
+	case lang.FuncTreeParent:
+		return TreeParent(c.sp, a[0], a[1])
+	case lang.FuncTreeChild:
+		return TreeChild(c.sp, a[0], a[1], a[2])
+	case lang.FuncKnomialParent:
+		return KnomialParent(c.sp, a[0], a[1], a[2])
+	case lang.FuncKnomialChildren:
+		return KnomialChildren(c.sp, a[0], a[1], a[2])
+	case lang.FuncKnomialChild:
+		return KnomialChild(c.sp, a[0], a[1], a[2], a[3])
+	case lang.FuncProcessorOf, lang.FuncTaskOf:
+		return mapTask(c, f, a[0])
+	case lang.FuncRandomUniform:
+		lo, hi := a[0], a[1]
+		if lo >= hi {
+			fail(c.sp, "RANDOM_UNIFORM needs the upper bound (%d) above the lower bound (%d)", hi, lo)
+		}
+		return imod(c.sp, int64(f.Rand().Uint64()>>1), hi-lo) + lo
+	case lang.FuncRandomPoisson:
+		return poisson(c.sp, f, a[0])
+	}
+	fail(c.sp, "unknown function %s", c.Func)
+	return 0
+}
+
+func callFloat(c *Call, f *Frame) float64 {
+	a := c.Args
+	switch c.Func {
+	case lang.FuncReal:
+		return a[0].Float(f)
+	case lang.FuncCeiling:
+		return math.Ceil(a[0].Float(f))
+	case lang.FuncFloor:
+		return math.Floor(a[0].Float(f))
+	case lang.FuncRound:
+		return math.Round(a[0].Float(f))
+	case lang.FuncAbs:
+		return math.Abs(a[0].Float(f))
+	case lang.FuncCbrt:
+		x := a[0].Float(f)
+		if x < 0 {
+			fail(c.sp, "CBRT(%g) is undefined", x)
+		}
+		return math.Cbrt(x)
+	case lang.FuncSqrt:
+		x := a[0].Float(f)
+		if x < 0 {
+			fail(c.sp, "SQRT(%g) is undefined", x)
+		}
+		return math.Sqrt(x)
+	case lang.FuncRoot:
+		n, x := a[0].Float(f), a[1].Float(f)
+		if n == 0 || x < 0 {
+			fail(c.sp, "ROOT(%g, %g) is undefined", n, x)
+		}
+		return math.Pow(x, 1/n)
+	case lang.FuncLog10:
+		x := a[0].Float(f)
+		if x <= 0 {
+			fail(c.sp, "LOG10(%g) is undefined: the argument must be positive", x)
+		}
+		return math.Log10(x)
+	case lang.FuncFactor10:
+		return factor10Float(a[0].Float(f))
+	case lang.FuncMin, lang.FuncMax:
+		best := a[0].Float(f)
+		for _, e := range a[1:] {
+			v := e.Float(f)
+			if (c.Func == lang.FuncMin) == (v < best) {
+				best = v
+			}
+		}
+		return best
+	case lang.FuncRandomUniform:
+		lo, hi := a[0].Float(f), a[1].Float(f)
+		if lo >= hi {
+			fail(c.sp, "RANDOM_UNIFORM needs the upper bound (%g) above the lower bound (%g)", hi, lo)
+		}
+		return lo + f.Rand().Float64()*(hi-lo)
+	case lang.FuncRandomGaussian:
+		return gaussian(f, a[0].Float(f), a[1].Float(f))
+	case lang.FuncRandomPareto:
+		return pareto(c, f, a[0].Float(f), a[1].Float(f), a[2].Float(f))
+	}
+	// The rest work on the truncated values in both contexts.
+	var buf [4]int64
+	args := buf[:0]
+	for _, e := range a {
+		args = append(args, int64(e.Float(f)))
+	}
+	return float64(intFunc(c, f, args))
+}
+
+// Root is ROOT(n, x): the largest r with r**n <= x. A negative n gives
+// 1/ROOT(-n, x) in integer arithmetic, as the coNCePTuaL manual says.
+func Root(sp lang.Span, n, x int64) int64 {
+	if n == 0 || x < 0 {
+		fail(sp, "ROOT(%d, %d) is undefined", n, x)
+	}
+	if n < 0 {
+		r := Root(sp, -n, x)
+		if r == 0 {
+			fail(sp, "ROOT(%d, %d) divides by zero", n, x)
+		}
+		return 1 / r
+	}
+	if x <= 1 || n == 1 {
+		return x
+	}
+	r := int64(math.Pow(float64(x), 1/float64(n)))
+	for r > 0 && !powAtMost(r, n, x) {
+		r--
+	}
+	for powAtMost(r+1, n, x) {
+		r++
+	}
+	return r
+}
+
+// powAtMost reports whether b**n <= x, for b, x >= 0, without overflow.
+func powAtMost(b, n, x int64) bool {
+	p := uint64(1)
+	for range n {
+		hi, lo := bits.Mul64(p, uint64(b))
+		if hi != 0 || lo > uint64(x) {
+			return false
+		}
+		p = lo
+	}
+	return true
+}
+
+// factor10 rounds toward zero to a single digit times a power of ten:
+// FACTOR10(4975) = 4000.
+func factor10(x int64) int64 {
+	neg := x < 0
+	u := uint64(x)
+	if neg {
+		u = -u
+	}
+	p := uint64(1)
+	for u/p >= 10 {
+		p *= 10
+	}
+	r := int64(u / p * p)
+	if neg {
+		return -r
+	}
+	return r
+}
+
+func factor10Float(x float64) float64 {
+	if x == 0 {
+		return 0
+	}
+	ax := math.Abs(x)
+	p := math.Pow(10, math.Floor(math.Log10(ax)))
+	if p > ax {
+		p /= 10
+	} else if p*10 <= ax {
+		p *= 10
+	}
+	return math.Copysign(math.Floor(ax/p)*p, x)
+}
+
+// TreeParent is TREE_PARENT(task, arity): the parent in an arity-ary tree,
+// -1 for the root.
+func TreeParent(sp lang.Span, task, arity int64) int64 {
+	if arity < 1 {
+		fail(sp, "an n-ary tree needs a positive n, not %d", arity)
+	}
+	if task <= 0 {
+		return -1
+	}
+	return (task - 1) / arity
+}
+
+// TreeChild is TREE_CHILD(task, child, arity).
+func TreeChild(sp lang.Span, task, child, arity int64) int64 {
+	if arity < 1 {
+		fail(sp, "an n-ary tree needs a positive n, not %d", arity)
+	}
+	if child < 0 || child >= arity {
+		return -1
+	}
+	return task*arity + child + 1
+}
+
+// knomialDigits is the number of base-k digits needed for n.
+func knomialDigits(k, n int64) int64 {
+	digits, pow := int64(1), k
+	for pow-1 < n {
+		digits++
+		pow *= k
+	}
+	return digits
+}
+
+func knomialDigit(k, x, d int64) int64 {
+	return (x / ipow(lang.Span{}, k, d)) % k
+}
+
+func knomialSetDigit(k, x, d, v int64) int64 {
+	p := ipow(lang.Span{}, k, d)
+	return x - knomialDigit(k, x, d)*p + v*p
+}
+
+func checkKnomial(sp lang.Span, k int64) {
+	if k < 2 {
+		fail(sp, "a k-nomial tree needs k of at least 2, not %d", k)
+	}
+}
+
+// KnomialParent is KNOMIAL_PARENT(task, k, tasks): -1 for the root.
+func KnomialParent(sp lang.Span, task, k, n int64) int64 {
+	checkKnomial(sp, k)
+	if task <= 0 || task >= n {
+		return -1
+	}
+	for d := knomialDigits(k, n-1) - 1; d >= 0; d-- {
+		if knomialDigit(k, task, d) != 0 {
+			return knomialSetDigit(k, task, d, 0)
+		}
+	}
+	return -1
+}
+
+// knomialChildren lists a task's children in the order it sends to them.
+func knomialChildren(sp lang.Span, task, k, n int64) []int64 {
+	checkKnomial(sp, k)
+	if task < 0 || task >= n {
+		return nil
+	}
+	var gen []int64
+	for d := knomialDigits(k, n-1) - 1; d >= 0; d-- {
+		if knomialDigit(k, task, d) != 0 {
+			break
+		}
+		for v := k - 1; v >= 1; v-- {
+			if c := knomialSetDigit(k, task, d, v); c < n {
+				gen = append(gen, c)
+			}
+		}
+	}
+	for i, j := 0, len(gen)-1; i < j; i, j = i+1, j-1 {
+		gen[i], gen[j] = gen[j], gen[i]
+	}
+	return gen
+}
+
+// KnomialChildren is KNOMIAL_CHILDREN(task, k, tasks).
+func KnomialChildren(sp lang.Span, task, k, n int64) int64 {
+	return int64(len(knomialChildren(sp, task, k, n)))
+}
+
+// KnomialChild is KNOMIAL_CHILD(task, child, k, tasks): -1 if there is no
+// such child.
+func KnomialChild(sp lang.Span, task, child, k, n int64) int64 {
+	cs := knomialChildren(sp, task, k, n)
+	if child < 0 || child >= int64(len(cs)) {
+		return -1
+	}
+	return cs[child]
+}
+
+func meshCoords(sp lang.Span, dims [3]int64, task int64) (c [3]int64, ok bool) {
+	if dims[0] < 0 || dims[1] < 0 || dims[2] < 0 {
+		fail(sp, "a mesh cannot have a negative dimension (%d, %d, %d)", dims[0], dims[1], dims[2])
+	}
+	size := dims[0] * dims[1] * dims[2]
+	if size == 0 {
+		fail(sp, "a mesh cannot have a zero dimension (%d, %d, %d)", dims[0], dims[1], dims[2])
+	}
+	if task < 0 || task >= size {
+		return c, false
+	}
+	return [3]int64{task % dims[0], task % (dims[0] * dims[1]) / dims[0], task / (dims[0] * dims[1])}, true
+}
+
+// MeshNeighbor is MESH_NEIGHBOR: the task at the given offsets from task on
+// a mesh (wrapping in the torus dimensions), or -1 off the mesh.
+func MeshNeighbor(sp lang.Span, dims [3]int64, torus [3]bool, task int64, offs [3]int64) int64 {
+	c, ok := meshCoords(sp, dims, task)
+	if !ok {
+		return -1
+	}
+	for i := range 3 {
+		c[i] += offs[i]
+		if torus[i] {
+			c[i] = imod(sp, c[i], dims[i])
+		}
+		if c[i] < 0 || c[i] >= dims[i] {
+			return -1
+		}
+	}
+	return c[2]*dims[1]*dims[0] + c[1]*dims[0] + c[0]
+}
+
+// MeshCoordinate is MESH_COORDINATE: coordinate 0, 1 or 2 (x, y, z) of task,
+// or -1 off the mesh.
+func MeshCoordinate(sp lang.Span, dims [3]int64, task, coord int64) int64 {
+	c, ok := meshCoords(sp, dims, task)
+	if coord < 0 || coord > 2 {
+		fail(sp, "MESH_COORDINATE's coordinate must be 0, 1 or 2 (x, y or z), not %d", coord)
+	}
+	if !ok {
+		return -1
+	}
+	return c[coord]
+}
+
+// MeshDistance is MESH_DISTANCE: the Manhattan distance between two tasks,
+// taking wraparound links where they are shorter, or -1 off the mesh.
+func MeshDistance(sp lang.Span, dims [3]int64, torus [3]bool, t1, t2 int64) int64 {
+	a, ok1 := meshCoords(sp, dims, t1)
+	b, ok2 := meshCoords(sp, dims, t2)
+	if !ok1 || !ok2 {
+		return -1
+	}
+	dist := int64(0)
+	for i := range 3 {
+		d := a[i] - b[i]
+		if d < 0 {
+			d = -d
+		}
+		if torus[i] && d > dims[i]/2 {
+			d = dims[i] - d
+		}
+		dist += d
+	}
+	return dist
+}
+
+func mapTask(c *Call, f *Frame, x int64) int64 {
+	if x < 0 || x >= f.G.NumTasks {
+		fail(c.sp, "%s(%d): there are only %d tasks", c.Func, x, f.G.NumTasks)
+	}
+	if f.Procs == nil {
+		return x
+	}
+	if c.Func == lang.FuncProcessorOf {
+		return f.Procs.ProcessorOf(x)
+	}
+	return f.Procs.TaskOf(x)
+}
+
+func gaussian(f *Frame, mean, stddev float64) float64 {
+	return f.Rand().NormFloat64()*stddev + mean
+}
+
+func poisson(sp lang.Span, f *Frame, mean int64) int64 {
+	if mean < 0 {
+		fail(sp, "RANDOM_POISSON(%d) is undefined", mean)
+	}
+	limit := math.Exp(-float64(mean))
+	r := f.Rand().Float64()
+	n := int64(0)
+	for r >= limit {
+		n++
+		r *= f.Rand().Float64()
+	}
+	return n
+}
+
+// pareto draws from a Pareto distribution (low == high) or a bounded one.
+func pareto(c *Call, f *Frame, shape, low, high float64) float64 {
+	if shape <= 0 || low <= 0 || low > high {
+		fail(c.sp, "RANDOM_PARETO(%g, %g, %g) is undefined", shape, low, high)
+	}
+	u := 0.0
+	for u == 0 {
+		u = f.Rand().Float64()
+	}
+	if low == high {
+		return low / math.Pow(u, 1/shape)
+	}
+	hs, ls := math.Pow(high, shape), math.Pow(low, shape)
+	num := u*hs - u*ls - hs
+	return math.Pow(-num/(hs*ls), -1/shape)
+}
