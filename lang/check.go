@@ -644,7 +644,7 @@ func (c *checker) receive(st *Receive, s *scope) {
 	if rv != nil {
 		c.declare(both, rv, bindTask)
 	}
-	if sv != nil {
+	if sv != nil && (rv == nil || rv.Name != sv.Name) {
 		c.declare(both, sv, bindTask)
 	}
 	c.tasks(st.Target, roleReceiver, both, false)

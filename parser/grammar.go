@@ -498,7 +498,7 @@ type gMesh struct {
 	Func    string   `parser:"@( 'MESH_NEIGHBOR' | 'MESH_COORDINATE' | 'MESH_DISTANCE' )"`
 	Dims    []*gDim  `parser:"'(' '(' @@ ( ',' @@ )* ')'"`
 	Task    *gExpr   `parser:"',' @@ ','"`
-	Offsets []*gExpr `parser:"(   '(' @@ ( ',' @@ )* ')'"`
+	Offsets []*gExpr `parser:"(   '(' @@ ( ',' @@ )* ')' (?= ')' )"`
 	Arg     *gExpr   `parser:"  | @@ ) ')'"`
 }
 
