@@ -70,6 +70,14 @@ func CanonicalKeyword(word string) (string, bool) {
 	return c, ok
 }
 
+// CanonicalKeywordLower is CanonicalKeyword for a word already in lower
+// case, given as bytes; the lexer calls it for every word without
+// allocating.
+func CanonicalKeywordLower(lower []byte) (string, bool) {
+	c, ok := canonical[string(lower)]
+	return c, ok
+}
+
 // IsKeyword reports whether name, in any case, is reserved and so cannot
 // name a variable. Frontends that invent identifiers must avoid these.
 func IsKeyword(name string) bool {

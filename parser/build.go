@@ -363,9 +363,10 @@ func (b *builder) reduce(g *gReduce, tasks lang.TaskDesc, sp lang.Span) lang.Stm
 			r.Result = b.reduceSpec(g.Who, false, "INTO")
 		}
 	case g.To != nil:
-		r.Result = b.reduceSpec(g.To, true, "INTO")
-		if g.To.As {
-			b.errorf(b.span(g.To.tokens), "remove AS: write REDUCES n INTEGERS TO n INTEGERS", "AS belongs in WHO RECEIVES THE RESULT AS ...")
+		to := g.To
+		r.Result = b.reduceSpec(&gReduceSpec{tokens: to.tokens, As: to.As, Typed: to.Typed, Touch: to.Touch, Tag: to.Tag, Buffer: to.Buffer}, true, "INTO")
+		if to.As {
+			b.errorf(b.span(to.tokens), "remove AS: write REDUCES n INTEGERS TO n INTEGERS", "AS belongs in WHO RECEIVES THE RESULT AS ...")
 		}
 	}
 	r.Op = map[string]lang.ReduceOp{"": 0, "SUM": lang.OpSum, "product": lang.OpProduct, "MINIMUM": lang.OpMinimum, "MAXIMUM": lang.OpMaximum}[g.Op]
@@ -632,17 +633,17 @@ func (b *builder) recvSpec(g *gRecvSpec) *lang.RecvSpec {
 func (b *builder) reduceSpec(g *gReduceSpec, typed bool, prep string) *lang.ReduceSpec {
 	r := &lang.ReduceSpec{
 		Span:   b.span(g.tokens),
-		Typed:  g.Count != nil,
+		Typed:  g.Typed != nil,
 		Touch:  b.touching(g.Touch),
 		Tag:    b.tag(g.Tag),
 		Buffer: b.buffer(g.Buffer, prep, "REDUCES"),
 	}
-	if g.Count != nil {
-		r.Count = b.count(g.Count)
-		r.Uniqueness = uniqueness[g.Unique]
-		r.Type = units[g.Type]
-		if g.Align != nil {
-			r.Align = b.align(g.Align)
+	if t := g.Typed; t != nil {
+		r.Count = b.count(t.Count)
+		r.Uniqueness = uniqueness[t.Unique]
+		r.Type = units[t.Type]
+		if t.Align != nil {
+			r.Align = b.align(t.Align)
 		}
 	}
 	switch {
@@ -662,35 +663,35 @@ func (b *builder) reduceSpec(g *gReduceSpec, typed bool, prep string) *lang.Redu
 // ---------------------------------------------------------------------------
 // Relations, ranges and expressions
 
+// rel builds a relation from its flat list of operands and connectives:
+// /\ binds tighter than \/, and both associate to the left.
 func (b *builder) rel(g *gRel) lang.Rel {
-	var out lang.Rel
-	for _, c := range g.Terms {
-		term := b.conj(c)
-		if out == nil {
-			out = term
+	var or lang.Rel
+	and := b.relPrimary(g.X)
+	for _, op := range g.Rest {
+		y := b.relPrimary(op.Y)
+		if op.Op == `/\` {
+			and = &lang.Logic{Span: spanOf(and, y), Op: lang.And, X: and, Y: y}
 			continue
 		}
-		out = &lang.Logic{Span: spanOf(out, term), Op: lang.Or, X: out, Y: term}
+		or = joinOr(or, and)
+		and = y
 	}
-	return out
+	return joinOr(or, and)
 }
 
-func (b *builder) conj(g *gConj) lang.Rel {
-	var out lang.Rel
-	for _, p := range g.Terms {
-		var term lang.Rel
-		if p.Paren != nil {
-			term = b.rel(p.Paren)
-		} else {
-			term = b.eq(p.Eq)
-		}
-		if out == nil {
-			out = term
-			continue
-		}
-		out = &lang.Logic{Span: spanOf(out, term), Op: lang.And, X: out, Y: term}
+func joinOr(x, y lang.Rel) lang.Rel {
+	if x == nil {
+		return y
 	}
-	return out
+	return &lang.Logic{Span: spanOf(x, y), Op: lang.Or, X: x, Y: y}
+}
+
+func (b *builder) relPrimary(p *gRelPrimary) lang.Rel {
+	if p.Paren != nil {
+		return b.rel(p.Paren)
+	}
+	return b.eq(p.Eq)
 }
 
 var cmpOps = map[string]lang.CmpOp{
@@ -759,7 +760,7 @@ func (b *builder) rangeExpr(g *gRange) lang.Range {
 }
 
 func (b *builder) expr(g *gExpr) lang.Expr {
-	x := b.add(g.X)
+	x := b.arith(g.X)
 	if g.Cond == nil {
 		return x
 	}
@@ -771,36 +772,58 @@ var binOps = map[string]lang.BinaryOp{
 	"*": lang.Mul, "/": lang.Div, "MOD": lang.Mod, ">>": lang.Shr, "<<": lang.Shl, "&": lang.BitAnd,
 }
 
-func (b *builder) add(g *gAdd) lang.Expr {
-	x := b.mul(g.X)
-	for _, op := range g.Rest {
-		y := b.mul(op.Y)
-		x = &lang.Binary{Span: spanOf(x, y), Op: binOps[op.Op], X: x, Y: y}
-	}
-	return x
+func additive(op lang.BinaryOp) bool {
+	return op == lang.Add || op == lang.Sub || op == lang.BitOr || op == lang.Xor
 }
 
-func (b *builder) mul(g *gMul) lang.Expr {
-	x := b.unary(g.X)
-	for _, op := range g.Rest {
-		y := b.unary(op.Y)
-		x = &lang.Binary{Span: spanOf(x, y), Op: binOps[op.Op], X: x, Y: y}
+// arith builds a binary expression from its flat list of operands and
+// operators: multiplicative operators (* / MOD >> << &) bind tighter than
+// additive ones (+ - | XOR), and both associate to the left.
+func (b *builder) arith(g *gArith) lang.Expr {
+	var sum lang.Expr
+	var sumOp lang.BinaryOp
+	prod := b.unary(g.X)
+	for _, o := range g.Rest {
+		op, y := binOps[o.Op], b.unary(o.Y)
+		if !additive(op) {
+			prod = &lang.Binary{Span: spanOf(prod, y), Op: op, X: prod, Y: y}
+			continue
+		}
+		sum = joinSum(sum, sumOp, prod)
+		sumOp, prod = op, y
 	}
-	return x
+	return joinSum(sum, sumOp, prod)
+}
+
+func joinSum(sum lang.Expr, op lang.BinaryOp, term lang.Expr) lang.Expr {
+	if sum == nil {
+		return term
+	}
+	return &lang.Binary{Span: spanOf(sum, term), Op: op, X: sum, Y: term}
 }
 
 var unaryOps = map[string]lang.UnaryOp{"-": lang.Neg, "+": lang.Plus, "NOT": lang.BitNot}
 
+// unary builds `ops primary [** unary]`; the prefix operators apply to the
+// power, innermost last.
 func (b *builder) unary(g *gUnary) lang.Expr {
-	if g.Power != nil {
-		p := g.Power
-		x := b.primary(p.X)
-		if p.Exp == nil {
-			return x
-		}
-		return &lang.Binary{Span: b.span(p.tokens), Op: lang.Pow, X: x, Y: b.unary(p.Exp)}
+	x := b.primary(g.X)
+	if g.Exp != nil {
+		y := b.unary(g.Exp)
+		x = &lang.Binary{Span: spanOf(x, y), Op: lang.Pow, X: x, Y: y}
 	}
-	return &lang.Unary{Span: b.span(g.tokens), Op: unaryOps[g.Op], X: b.unary(g.X)}
+	for i := len(g.Ops) - 1; i >= 0; i-- {
+		x = &lang.Unary{Span: lang.Span{Start: b.opPos(g.tokens, i), End: x.NodeSpan().End}, Op: unaryOps[g.Ops[i]], X: x}
+	}
+	return x
+}
+
+// opPos is the position of the i'th prefix operator of a unary expression.
+func (b *builder) opPos(t tokens, i int) lang.Pos {
+	if i < len(t.Tokens) {
+		return toLangPos(t.Tokens[i].Pos)
+	}
+	return toLangPos(t.Pos)
 }
 
 func (b *builder) primary(g *gPrimary) lang.Expr {

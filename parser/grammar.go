@@ -63,12 +63,12 @@ type gChain struct {
 
 type gSimple struct {
 	tokens
-	For    *gFor      `parser:"  @@"`
+	Task   *gTaskStmt `parser:"  @@"`
+	For    *gFor      `parser:"| @@"`
 	Let    *gLet      `parser:"| @@"`
 	If     *gIf       `parser:"| @@"`
 	Block  *gBlock    `parser:"| @@"`
 	Assert *gAssert   `parser:"| @@"`
-	Task   *gTaskStmt `parser:"| @@"`
 }
 
 type gBlock struct {
@@ -191,7 +191,7 @@ type gReduce struct {
 	Msg     *gReduceSpec `parser:"'REDUCES' @@"`
 	Target  *gTaskDesc   `parser:"( 'TO' ( @@"`
 	Who     *gReduceSpec `parser:"        ( 'WHO' 'RECEIVES' 'THE' 'RESULTS' @@ )?"`
-	To      *gReduceSpec `parser:"      | @@ ) )?"`
+	To      *gReduceTo   `parser:"      | @@ ) )?"`
 	Op      string       `parser:"( 'USING' 'operation' @( 'SUM' | 'product' | 'MINIMUM' | 'MAXIMUM' ) )?"`
 	Scatter bool         `parser:"@( 'AND' ( 'scatters' | 'scatter' ) 'THE' 'RESULTS' )?"`
 }
@@ -354,18 +354,35 @@ type gRecvSpec struct {
 	Buffer   *gBufferRef `parser:"@@?"`
 }
 
-// gReduceSpec is both a REDUCE source specification and, with As or
-// without a type, the WHO RECEIVES THE RESULT specification.
+// gReduceSpec is a REDUCE source specification or, with AS or without a
+// type, the WHO RECEIVES THE RESULT specification.
 type gReduceSpec struct {
 	tokens
-	As     bool        `parser:"@'AS'?"`
-	Count  *gCount     `parser:"( @@"`
-	Unique string      `parser:"  @( 'UNIQUE' | 'NONUNIQUE' )?"`
-	Align  *gAlign     `parser:"  @@?"`
-	Type   string      `parser:"  @( 'BYTES' | 'HALFWORDS' | 'WORDS' | 'INTEGERS' | 'DOUBLEWORDS' | 'QUADWORDS' | 'PAGES' ) )?"`
-	Touch  *gTouching  `parser:"@@?"`
-	Tag    *gTag       `parser:"@@?"`
-	Buffer *gBufferRef `parser:"@@?"`
+	As     bool         `parser:"@'AS'?"`
+	Typed  *gReduceType `parser:"@@?"`
+	Touch  *gTouching   `parser:"@@?"`
+	Tag    *gTag        `parser:"@@?"`
+	Buffer *gBufferRef  `parser:"@@?"`
+}
+
+// gReduceTo is the result of an all-reduce written `TO n INTEGERS`; unlike
+// gReduceSpec it cannot be empty, so it can stand in an alternative.
+type gReduceTo struct {
+	tokens
+	As     bool         `parser:"@'AS'?"`
+	Typed  *gReduceType `parser:"@@"`
+	Touch  *gTouching   `parser:"@@?"`
+	Tag    *gTag        `parser:"@@?"`
+	Buffer *gBufferRef  `parser:"@@?"`
+}
+
+// gReduceType is `count [UNIQUE] [alignment] TYPE`.
+type gReduceType struct {
+	tokens
+	Count  *gCount `parser:"@@"`
+	Unique string  `parser:"@( 'UNIQUE' | 'NONUNIQUE' )?"`
+	Align  *gAlign `parser:"@@?"`
+	Type   string  `parser:"@( 'BYTES' | 'HALFWORDS' | 'WORDS' | 'INTEGERS' | 'DOUBLEWORDS' | 'QUADWORDS' | 'PAGES' )"`
 }
 
 // ---------------------------------------------------------------------------
@@ -373,12 +390,16 @@ type gReduceSpec struct {
 
 type gRel struct {
 	tokens
-	Terms []*gConj `parser:"@@ ( '\\\\/' @@ )*"`
+	X    *gRelPrimary `parser:"@@"`
+	Rest []*gRelOp    `parser:"@@*"`
 }
 
-type gConj struct {
+// gRelOp is a connective and its right operand; build.go gives AND its
+// higher precedence.
+type gRelOp struct {
 	tokens
-	Terms []*gRelPrimary `parser:"@@ ( '/\\\\' @@ )*"`
+	Op string       `parser:"@( '/\\\\' | '\\\\/' )"`
+	Y  *gRelPrimary `parser:"@@"`
 }
 
 type gRelPrimary struct {
@@ -430,61 +451,47 @@ type gGen struct {
 }
 
 // ---------------------------------------------------------------------------
-// Arithmetic expressions, one struct per precedence level
+// Arithmetic expressions. Binary operators of both precedence levels are
+// read as one flat list and build.go applies precedence and left
+// associativity: fewer grammar levels make parsing much faster.
 
 type gExpr struct {
 	tokens
-	X    *gAdd  `parser:"@@"`
-	Cond *gRel  `parser:"( 'IF' @@"`
-	Else *gExpr `parser:"  'OTHERWISE' @@ )?"`
+	X    *gArith `parser:"@@"`
+	Cond *gRel   `parser:"( 'IF' @@"`
+	Else *gExpr  `parser:"  'OTHERWISE' @@ )?"`
 }
 
-type gAdd struct {
-	tokens
-	X    *gMul     `parser:"@@"`
-	Rest []*gAddOp `parser:"@@*"`
-}
-
-type gAddOp struct {
-	tokens
-	Op string `parser:"@( '+' | '-' | '|' | 'XOR' )"`
-	Y  *gMul  `parser:"@@"`
-}
-
-type gMul struct {
+type gArith struct {
 	tokens
 	X    *gUnary   `parser:"@@"`
-	Rest []*gMulOp `parser:"@@*"`
+	Rest []*gBinOp `parser:"@@*"`
 }
 
-type gMulOp struct {
+type gBinOp struct {
 	tokens
-	Op string  `parser:"@( '*' | '/' | 'MOD' | '>>' | '<<' | '&' )"`
+	Op string  `parser:"@( '+' | '-' | '|' | 'XOR' | '*' | '/' | 'MOD' | '>>' | '<<' | '&' )"`
 	Y  *gUnary `parser:"@@"`
 }
 
+// gUnary is prefix operators applied to `primary [** unary]`: unary minus
+// binds looser than **, so -2**2 is -(2**2).
 type gUnary struct {
 	tokens
-	Op    string  `parser:"(   @( '+' | '-' | 'NOT' )"`
-	X     *gUnary `parser:"    @@"`
-	Power *gPower `parser:"  | @@ )"`
-}
-
-type gPower struct {
-	tokens
+	Ops []string  `parser:"@( '+' | '-' | 'NOT' )*"`
 	X   *gPrimary `parser:"@@"`
 	Exp *gUnary   `parser:"( '**' @@ )?"`
 }
 
 type gPrimary struct {
 	tokens
-	Paren    *gExpr     `parser:"  '(' @@ ')'"`
+	Int      *string    `parser:"  @Int"`
+	Ident    *string    `parser:"| @Ident"`
+	Paren    *gExpr     `parser:"| '(' @@ ')'"`
+	Call     *gCall     `parser:"| @@"`
 	Mesh     *gMesh     `parser:"| @@"`
 	FileData *gFileData `parser:"| @@"`
-	Call     *gCall     `parser:"| @@"`
 	MyTask   bool       `parser:"| @( 'MY' 'TASKS' )"`
-	Int      *string    `parser:"| @Int"`
-	Ident    *string    `parser:"| @Ident"`
 }
 
 type gCall struct {

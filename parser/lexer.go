@@ -89,7 +89,9 @@ type scanner struct {
 }
 
 func scan(file string, src []byte) *scanResult {
-	s := &scanner{file: file, src: src, line: 1, col: 1, res: &scanResult{}}
+	// About one token per five bytes of source, so the lists rarely grow.
+	res := &scanResult{tokens: make([]lexer.Token, 0, len(src)/5+16), ends: make([]lang.Pos, 0, len(src)/5+16)}
+	s := &scanner{file: file, src: src, line: 1, col: 1, res: res}
 	s.run()
 	s.res.eof = s.position()
 	return s.res
@@ -185,7 +187,7 @@ func (s *scanner) scanPunct(start lexer.Position) {
 	rest := s.src[s.off:]
 	for _, group := range [][]string{threeChar, twoChar} {
 		for _, p := range group {
-			if strings.HasPrefix(string(rest[:min(len(rest), len(p))]), p) {
+			if len(rest) >= len(p) && string(rest[:len(p)]) == p {
 				for range p {
 					s.advance()
 				}
@@ -230,16 +232,33 @@ func (s *scanner) scanWord(start lexer.Position) {
 		s.fail(start, "identifiers are made of ASCII letters, digits and underscores, not %q", r)
 		return
 	}
+	upper := false
 	for s.off < len(s.src) && isWordByte(s.src[s.off]) {
-		s.advance()
+		upper = upper || (s.src[s.off] >= 'A' && s.src[s.off] <= 'Z')
+		s.off++
+		s.col++
 	}
-	word := string(s.src[begin:s.off])
-	if kw, ok := lang.CanonicalKeyword(word); ok {
-		s.dropHyphenBefore(kw)
-		s.emit(tokKeyword, kw, start)
+	word := s.src[begin:s.off]
+	var buf [40]byte
+	lower := buf[:0]
+	if len(word) <= len(buf) {
+		for _, c := range word {
+			if c >= 'A' && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			lower = append(lower, c)
+		}
+		if kw, ok := lang.CanonicalKeywordLower(lower); ok {
+			s.dropHyphenBefore(kw)
+			s.emit(tokKeyword, kw, start)
+			return
+		}
+	}
+	if upper {
+		s.emit(tokIdent, strings.ToLower(string(word)), start)
 		return
 	}
-	s.emit(tokIdent, strings.ToLower(word), start)
+	s.emit(tokIdent, string(word), start)
 }
 
 // expressionKeywords can begin an expression, so a '-' before them stays a

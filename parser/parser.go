@@ -95,9 +95,10 @@ func syntaxError(src []byte, res *scanResult, err error) lang.Diagnostic {
 		return d
 	}
 	d.End = d.Pos
+	index := -1
 	for i, t := range res.tokens {
 		if t.Pos.Offset == tok.Pos.Offset {
-			d.End = res.ends[i]
+			d.End, index = res.ends[i], i
 			break
 		}
 	}
@@ -107,7 +108,51 @@ func syntaxError(src []byte, res *scanResult, err error) lang.Diagnostic {
 		d.Msg += "; expected " + expect
 	}
 	d.Hint = hintFor(tok, d.Text, expect)
+	if index >= 0 {
+		if name, ok := reservedName(src, res, index); ok {
+			d.Hint = fmt.Sprintf("%s is a reserved word and cannot name a variable; choose another name", strings.ToUpper(name))
+		}
+	}
 	return d
+}
+
+// reservedName recognizes a keyword written where a name is being declared
+// (the usual reason a keyword is unexpected) and returns it as written.
+func reservedName(src []byte, res *scanResult, index int) (string, bool) {
+	toks := res.tokens
+	text := func(i int) string {
+		return lang.SourceText(src, lang.Span{Start: toLangPos(toks[i].Pos), End: res.ends[i]})
+	}
+	// A parameter named by a keyword: the error comes at IS "...".
+	if toks[index].Value == "ARE" && index > 0 && toks[index-1].Type == tokKeyword &&
+		index+1 < len(toks) && toks[index+1].Type == tokString {
+		return text(index - 1), true
+	}
+	if toks[index].Type == tokKeyword && meantAsName(toks, index) {
+		return text(index), true
+	}
+	return "", false
+}
+
+// meantAsName reports whether the keyword at index stands where a name is
+// being declared: after LET or FOR EACH, or before BE, IN or IS "...".
+func meantAsName(toks []lexer.Token, index int) bool {
+	if index > 0 {
+		switch toks[index-1].Value {
+		case "LET", "EACH":
+			return true
+		}
+	}
+	if index+1 < len(toks) {
+		next := toks[index+1]
+		switch {
+		case next.Value == "BE", next.Value == "IN" && index > 0 && toks[index-1].Value == "EACH":
+			return true
+		case next.Value == "ARE" && index+2 < len(toks) && toks[index+2].Type == tokString:
+			return true
+		}
+	}
+	return false
 }
 
 func describe(tok lexer.Token, text string) string {
