@@ -8,7 +8,7 @@ import "embed"
 
 // FS holds every example program, by file name.
 //
-//go:embed *.parley
+//go:embed *.parley README.md
 var FS embed.FS
 
 // Default is the example `parley run` runs when given no program.

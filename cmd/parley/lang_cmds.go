@@ -82,6 +82,7 @@ Parses and checks each FILE (.parley or .ncptl; "-" is standard input) and
 prints every error and warning as file:line:col with the offending text and
 a hint. Exits 0 if every file is free of errors, 1 otherwise.`)
 	quiet := f.Bool("q", false, "print errors only, not warnings")
+	verbose := f.Bool("v", false, "also say which files are free of errors")
 	if code := parseFlags(e, f, args); code >= 0 {
 		return code
 	}
@@ -92,8 +93,19 @@ a hint. Exits 0 if every file is free of errors, 1 otherwise.`)
 	}
 	status := 0
 	for _, path := range f.Args() {
-		if loadQuiet(e, path, *quiet) == nil {
+		prog := loadQuiet(e, path, *quiet)
+		if prog == nil {
 			status = 1
+			continue
+		}
+		if *verbose {
+			params := 0
+			for _, h := range prog.Headers {
+				if _, ok := h.(*lang.ParamDecl); ok {
+					params++
+				}
+			}
+			fmt.Fprintf(e.stderr, "%s: ok: %d parameters, %d top-level statements\n", displayName(path), params, len(prog.Body))
 		}
 	}
 	return status
