@@ -50,27 +50,24 @@ type Logic struct {
 // Holds evaluates the relation in integer context.
 func (c *Compare) Holds(f *Frame) bool {
 	x, y := c.X.Int(f), c.Y.Int(f)
-	switch c.Op {
-	case lang.Eq:
-		return x == y
-	case lang.Lt:
-		return x < y
-	case lang.Gt:
-		return x > y
-	case lang.Le:
-		return x <= y
-	case lang.Ge:
-		return x >= y
-	case lang.Ne:
-		return x != y
+	if c.Op == lang.Divides {
+		return imod(c.sp, y, x) == 0
 	}
-	return imod(c.sp, y, x) == 0 // x DIVIDES y
+	return compare(c.Op, x, y)
 }
 
-// HoldsFloat evaluates the relation in floating-point context.
+// HoldsFloat evaluates the relation in floating-point context; DIVIDES
+// works on the truncated values.
 func (c *Compare) HoldsFloat(f *Frame) bool {
 	x, y := c.X.Float(f), c.Y.Float(f)
-	switch c.Op {
+	if c.Op == lang.Divides {
+		return imod(c.sp, int64(y), int64(x)) == 0
+	}
+	return compare(c.Op, x, y)
+}
+
+func compare[T int64 | float64](op lang.CmpOp, x, y T) bool {
+	switch op {
 	case lang.Eq:
 		return x == y
 	case lang.Lt:
@@ -81,10 +78,8 @@ func (c *Compare) HoldsFloat(f *Frame) bool {
 		return x <= y
 	case lang.Ge:
 		return x >= y
-	case lang.Ne:
-		return x != y
 	}
-	return imod(c.sp, int64(y), int64(x)) == 0
+	return x != y
 }
 
 // Holds evaluates the relation.

@@ -760,62 +760,79 @@ func (c *checker) attrs(n Node, u Uniqueness, a *Alignment, tag *Tag, buf *Buffe
 func (c *checker) taskStmt(st Stmt, s *scope) {
 	inner := newScope(s)
 	defer c.unused(inner)
+	if t := Performers(st); t != nil {
+		c.tasks(t, roleSource, inner, true)
+	}
 	x := exprCtx{scope: inner}
-	switch st := st.(type) {
-	case *Synchronize:
-		c.tasks(st.Tasks, roleSource, inner, true)
-	case *Await:
-		c.tasks(st.Tasks, roleSource, inner, true)
-	case *Delay:
-		c.tasks(st.Tasks, roleSource, inner, true)
-		c.expr(st.Amount, x)
-	case *Work:
-		c.tasks(st.Tasks, roleSource, inner, true)
-		c.expr(st.Flops, x)
-		if st.Memory != nil {
-			c.expr(st.Memory.Amount, x)
-		}
-	case *Touch:
-		c.tasks(st.Tasks, roleSource, inner, true)
-		for _, e := range []Expr{st.Count, st.Repeat, st.StrideX} {
+	exprs := func(es ...Expr) {
+		for _, e := range es {
 			if e != nil {
 				c.expr(e, x)
 			}
 		}
-		if st.Region != nil && st.Region.Amount != nil {
-			c.expr(st.Region.Amount, x)
+	}
+	switch st := st.(type) {
+	case *Delay:
+		exprs(st.Amount)
+	case *Work:
+		exprs(st.Flops)
+		if st.Memory != nil {
+			exprs(st.Memory.Amount)
+		}
+	case *Touch:
+		exprs(st.Count, st.Repeat, st.StrideX)
+		if st.Region != nil {
+			exprs(st.Region.Amount)
 		}
 	case *TouchBuffer:
-		c.tasks(st.Tasks, roleSource, inner, true)
-		if st.Number != nil {
-			c.expr(st.Number, x)
-		}
+		exprs(st.Number)
 	case *Log:
-		c.tasks(st.Tasks, roleSource, inner, true)
 		for _, it := range st.Items {
-			c.expr(it.Agg.X, x)
+			exprs(it.Agg.X)
 			for _, f := range it.Agg.Funcs {
-				if f.Percentile != nil {
-					c.expr(f.Percentile, x)
-				}
+				exprs(f.Percentile)
 			}
 		}
-	case *ComputeAggregates:
-		c.tasks(st.Tasks, roleSource, inner, true)
-	case *Counters:
-		c.tasks(st.Tasks, roleSource, inner, true)
 	case *Output:
-		c.tasks(st.Tasks, roleSource, inner, true)
 		c.items(st.Items, x)
 	case *BackendExec:
-		c.tasks(st.Tasks, roleSource, inner, true)
 		c.items(st.Items, x)
 	case *Assign:
-		c.tasks(st.Tasks, roleSource, inner, true)
-		if st.Processor != nil {
-			c.expr(st.Processor, x)
-		}
+		exprs(st.Processor)
 	}
+}
+
+// Performers returns the task description of a statement that a single set
+// of tasks performs (SYNCHRONIZE, COMPUTE, LOG, OUTPUT, ...), or nil for
+// statements with two sides or none.
+func Performers(st Stmt) TaskDesc {
+	switch st := st.(type) {
+	case *Synchronize:
+		return st.Tasks
+	case *Await:
+		return st.Tasks
+	case *Delay:
+		return st.Tasks
+	case *Work:
+		return st.Tasks
+	case *Touch:
+		return st.Tasks
+	case *TouchBuffer:
+		return st.Tasks
+	case *Log:
+		return st.Tasks
+	case *ComputeAggregates:
+		return st.Tasks
+	case *Counters:
+		return st.Tasks
+	case *Output:
+		return st.Tasks
+	case *BackendExec:
+		return st.Tasks
+	case *Assign:
+		return st.Tasks
+	}
+	return nil
 }
 
 func (c *checker) items(items []*Item, x exprCtx) {

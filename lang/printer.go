@@ -74,20 +74,16 @@ func (p *printer) leading(pos Pos) {
 	if !pos.IsValid() {
 		return
 	}
-	for p.next < len(p.comments) && p.comments[p.next].Start.Offset < pos.Offset {
-		if !p.lineStart {
-			p.b.WriteByte('\n')
-			p.lineStart = true
-		}
-		p.write(p.comments[p.next].Text)
-		p.b.WriteByte('\n')
-		p.lineStart = true
-		p.next++
-	}
+	p.ownLines(func(c *Comment) bool { return c.Start.Offset < pos.Offset })
 }
 
-func (p *printer) rest() {
-	for p.next < len(p.comments) {
+// rest prints the comments that follow the last statement.
+func (p *printer) rest() { p.ownLines(func(*Comment) bool { return true }) }
+
+// ownLines prints pending comments on lines of their own while before
+// says they come before what is printed next.
+func (p *printer) ownLines(before func(*Comment) bool) {
+	for p.next < len(p.comments) && before(p.comments[p.next]) {
 		if !p.lineStart {
 			p.b.WriteByte('\n')
 			p.lineStart = true
