@@ -117,3 +117,28 @@ func TestChecksPassCleanPrograms(t *testing.T) {
 		}
 	}
 }
+
+// TestManualStylePrograms: programs written as the coNCePTuaL manual writes
+// them check without errors, and so does their canonical form.
+func TestManualStylePrograms(t *testing.T) {
+	files, _ := filepath.Glob("testdata/manual/*.ncptl")
+	if len(files) < 4 {
+		t.Fatalf("only %d programs", len(files))
+	}
+	for _, f := range files {
+		src, _ := os.ReadFile(f)
+		for _, text := range [][]byte{src, nil} {
+			if text == nil {
+				p, _ := parser.Parse(f, src)
+				text = lang.Format(p)
+			}
+			prog, diags := parser.Parse(f, text)
+			if prog != nil {
+				diags = append(diags, lang.Check(prog)...)
+			}
+			if diags.HasErrors() {
+				t.Errorf("%s:\n%v\n--- text:\n%s", f, diags.Errors(), text)
+			}
+		}
+	}
+}

@@ -216,6 +216,7 @@ func (s *scanner) scanPunct(start lexer.Position) {
 		hint = `; statements are joined with THEN`
 	}
 	s.fail(start, "unexpected character %q%s", r, hint)
+	s.res.err.Hint = "remove the character; Parley programs are words, numbers, strings and the operators + - * / ** MOD & | XOR << >> = <> < > <= >= /\\ \\/"
 }
 
 // scanWord reads an identifier or keyword.
@@ -226,10 +227,12 @@ func (s *scanner) scanWord(start lexer.Position) {
 		if !unicode.IsLetter(r) {
 			s.advance()
 			s.fail(start, "unexpected character %q", r)
+			s.res.err.Hint = "remove the character; outside strings, programs are plain ASCII"
 			return
 		}
 		s.advance()
 		s.fail(start, "identifiers are made of ASCII letters, digits and underscores, not %q", r)
+		s.res.err.Hint = "spell the name with ASCII letters"
 		return
 	}
 	upper := false
@@ -327,6 +330,7 @@ func (s *scanner) scanInt(start lexer.Position) {
 	text := string(s.src[begin:s.off])
 	if _, err := lang.IntLiteralValue(text); err != nil {
 		s.fail(start, "%v", err)
+		s.res.err.Hint = "integers are 64-bit: at most 9223372036854775807 (about 8E18)"
 		return
 	}
 	s.emit(tokInt, text, start)

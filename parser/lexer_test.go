@@ -115,7 +115,7 @@ func TestLexicalErrors(t *testing.T) {
 			continue
 		}
 		d := diags[0]
-		if d.Pos.String() != tt.pos || !strings.Contains(d.Error(), tt.msg) {
+		if d.Pos.String() != tt.pos || !strings.Contains(d.Error(), tt.msg) || d.Hint == "" {
 			t.Errorf("%q: got %s, want %s ... %s", tt.src, d.Error(), tt.pos, tt.msg)
 		}
 	}

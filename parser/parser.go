@@ -108,6 +108,9 @@ func syntaxError(src []byte, res *scanResult, err error) lang.Diagnostic {
 		d.Msg += "; expected " + expect
 	}
 	d.Hint = hintFor(tok, d.Text, expect)
+	if d.Hint == "" {
+		d.Hint = "a word is missing or out of place here; compare the statement with the grammar (docs/language.md and the coNCePTuaL manual)"
+	}
 	if index >= 0 {
 		if name, ok := reservedName(src, res, index); ok {
 			d.Hint = fmt.Sprintf("%s is a reserved word and cannot name a variable; choose another name", strings.ToUpper(name))
@@ -135,7 +138,7 @@ func reservedName(src []byte, res *scanResult, index int) (string, bool) {
 }
 
 // meantAsName reports whether the keyword at index stands where a name is
-// being declared: after LET or FOR EACH, or before BE, IN or IS "...".
+// being declared: after LET or FOR EACH, or before BE, SUCH, IN or IS "...".
 func meantAsName(toks []lexer.Token, index int) bool {
 	if index > 0 {
 		switch toks[index-1].Value {
@@ -146,7 +149,8 @@ func meantAsName(toks []lexer.Token, index int) bool {
 	if index+1 < len(toks) {
 		next := toks[index+1]
 		switch {
-		case next.Value == "BE", next.Value == "IN" && index > 0 && toks[index-1].Value == "EACH":
+		case next.Value == "BE", next.Value == "SUCH",
+			next.Value == "IN" && index > 0 && toks[index-1].Value == "EACH":
 			return true
 		case next.Value == "ARE" && index+2 < len(toks) && toks[index+2].Type == tokString:
 			return true
