@@ -38,7 +38,7 @@ const (
 
 // Machine describes the nodes.
 type Machine struct {
-	TasksPerNode int   // at least 1
+	TasksPerNode int // at least 1
 	Mapping      Mapping
 	Nodes        []NodeGroup // in order; see NodeGroup.Count
 	IntSize      int64       // bytes in an INTEGER

@@ -1,0 +1,209 @@
+package interp
+
+import (
+	"fmt"
+
+	"github.com/parley-hpc/parley/ir"
+	"github.com/parley-hpc/parley/netmodel"
+)
+
+// p2pOp is a run of identical point-to-point messages with one peer.
+type p2pOp struct {
+	peer  int32 // processor
+	send  bool
+	async bool
+	count int64
+	bytes int64
+	tag   int64
+}
+
+// collCall is one collective operation among a group of tasks.
+type collCall struct {
+	op    netmodel.Op
+	group *group
+	root  int64 // the root's task number (Bcast, Reduce, Gather, Scatter)
+	bytes int64
+	sizes func(src, dst int) int64 // per-pair sizes for the "v" variants
+	tag   int64
+}
+
+// activity is a statement in progress: its point-to-point operations in
+// order, then its collective calls in order.
+type activity struct {
+	stmt  ir.Stmt
+	ops   []p2pOp
+	i     int   // current operation
+	k     int64 // messages of ops[i] already issued
+	calls []collCall
+	ci    int
+	coll  *collState
+	stay  bool // belongs to a loop instruction, which runs again when it is done
+}
+
+// doneActivity finishes at once; a task that only waits for its CPU (after
+// COMPUTE, say) resumes with it.
+var doneActivity = &activity{}
+
+// collState is a task's progress through one collective call.
+type collState struct {
+	steps      []netmodel.Step
+	k          int
+	recvPosted bool
+	sendPosted bool
+	reduced    bool
+	pending    int32 // operations of the current step not complete
+	waiting    bool  // blocked until pending reaches zero
+	stepDone   Time  // when the current step's operations completed
+}
+
+// run continues the activity; it reports whether the statement is done.
+func (a *activity) run(t *task) bool {
+	s := t.sim
+	for a.i < len(a.ops) {
+		op := &a.ops[a.i]
+		if a.k >= op.count {
+			a.i++
+			a.k = 0
+			continue
+		}
+		if op.send {
+			if at := t.sendReady(); at > s.now {
+				s.resumeAt(t, at)
+				return false
+			}
+			mode := modeBlocking
+			if op.async {
+				mode = modeAsync
+			}
+			a.k++
+			if s.send(t, op.peer, op.bytes, op.tag, true, mode, a.stmt) && !op.async {
+				t.waitOn = waitInfo{kind: waitSend, peer: op.peer, stmt: a.stmt}
+				return false
+			}
+			if t.cpuFree > s.now {
+				s.resumeAt(t, t.cpuFree)
+				return false
+			}
+			continue
+		}
+		req := &recvReq{owner: t, src: op.peer, tag: op.tag, bytes: op.bytes, counted: true, stmt: a.stmt}
+		if op.async {
+			req.mode = modeAsync
+		}
+		a.k++
+		pending, doneAt := s.postRecv(t, req)
+		if op.async {
+			continue
+		}
+		if pending {
+			t.waitOn = waitInfo{kind: waitRecv, peer: op.peer, stmt: a.stmt}
+			return false
+		}
+		if doneAt > s.now {
+			s.resumeAt(t, doneAt)
+			return false
+		}
+	}
+	for a.ci < len(a.calls) {
+		if !s.collective(t, a, &a.calls[a.ci]) {
+			return false
+		}
+		a.ci++
+		a.coll = nil
+	}
+	return true
+}
+
+// collective advances task t through one collective call.
+func (s *Sim) collective(t *task, a *activity, call *collCall) bool {
+	c := a.coll
+	if c == nil {
+		rank := call.group.rank(t.Task)
+		if rank < 0 {
+			return true
+		}
+		spec := netmodel.Collective{Op: call.op, N: call.group.n, Bytes: call.bytes, Sizes: call.sizes}
+		if call.op == netmodel.Bcast || call.op == netmodel.Reduce || call.op == netmodel.Gather || call.op == netmodel.Scatter {
+			spec.Root = call.group.rank(call.root)
+		}
+		alg, ok := s.plat.Collectives[call.op]
+		if !ok {
+			alg = netmodel.Choose(spec)
+		}
+		steps, err := netmodel.Plan(spec, alg, rank)
+		if err != nil {
+			panic(&ir.RuntimeError{Span: a.stmt.Span(), Msg: fmt.Sprintf("%s with the %s algorithm: %v", call.op, alg, err)})
+		}
+		c = &collState{steps: steps}
+		a.coll = c
+	}
+	for c.k < len(c.steps) {
+		st := &c.steps[c.k]
+		if st.RecvFrom >= 0 && !c.recvPosted {
+			c.recvPosted = true
+			src := s.proc(t, call.group.task(st.RecvFrom))
+			req := &recvReq{owner: t, src: src, tag: call.tag, bytes: st.RecvBytes, mode: modeStep, stmt: a.stmt}
+			if pending, doneAt := s.postRecv(t, req); pending {
+				c.pending++
+			} else {
+				c.stepDone = max(c.stepDone, doneAt)
+			}
+		}
+		if st.SendTo >= 0 && !c.sendPosted {
+			if at := t.sendReady(); at > s.now {
+				s.resumeAt(t, at)
+				return false
+			}
+			c.sendPosted = true
+			dst := s.proc(t, call.group.task(st.SendTo))
+			if s.send(t, dst, st.SendBytes, call.tag, false, modeStep, a.stmt) {
+				c.pending++
+			} else {
+				c.stepDone = max(c.stepDone, t.cpuFree)
+			}
+		}
+		if c.pending > 0 {
+			c.waiting = true
+			peer := st.RecvFrom
+			if peer < 0 {
+				peer = st.SendTo
+			}
+			t.waitOn = waitInfo{kind: waitColl, peer: s.proc(t, call.group.task(peer)), stmt: a.stmt}
+			return false
+		}
+		if c.stepDone > s.now {
+			s.resumeAt(t, c.stepDone)
+			return false
+		}
+		if st.Reduce > 0 && !c.reduced {
+			c.reduced = true
+			// Combining reads both operands and writes the result.
+			if t.busyFor(s.plat.Machine.Touch(int64(t.id), s.g.NumTasks, 3*st.Reduce)) {
+				return false
+			}
+		}
+		c.k++
+		c.recvPosted, c.sendPosted, c.reduced, c.stepDone = false, false, false, 0
+	}
+	return true
+}
+
+// busyFor occupies the CPU for d within a statement that continues
+// afterwards; it reports whether the task must wait.
+func (t *task) busyFor(d Time) bool {
+	if d <= 0 {
+		return false
+	}
+	t.compute += d
+	t.cpuFree = t.sim.now + d
+	t.sim.record(t, spanCompute, t.sim.now, t.cpuFree)
+	t.sim.resumeAt(t, t.cpuFree)
+	return true
+}
+
+// collectiveTag keeps each collective statement's messages apart from the
+// program's own and from other collectives'; program tags are never this
+// negative.
+func collectiveTag(stmt ir.Stmt, phase int) int64 {
+	return -(1 << 40) - int64(stmt.ID())*16 - int64(phase)
+}

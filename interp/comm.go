@@ -1,0 +1,434 @@
+package interp
+
+import (
+	"slices"
+
+	"github.com/parley-hpc/parley/ir"
+	"github.com/parley-hpc/parley/netmodel"
+)
+
+// communicate turns a communication statement into the activity task t
+// performs for it, or nil if t takes no part.
+func (s *Sim) communicate(t *task, st ir.Stmt) *activity {
+	switch st := st.(type) {
+	case *ir.Send:
+		return s.sendStmt(t, st)
+	case *ir.Receive:
+		return s.receiveStmt(t, st)
+	case *ir.Multicast:
+		return s.multicastStmt(t, st)
+	case *ir.Reduce:
+		return s.reduceStmt(t, st)
+	case *ir.Synchronize:
+		g := s.groupOf(t, st, 0, st.Tasks, nil)
+		return s.calls(t, st, collCall{op: netmodel.Barrier, group: g, tag: collectiveTag(st, 0)})
+	case *ir.Scatter:
+		return s.scatterStmt(t, st)
+	case *ir.Gather:
+		return s.gatherStmt(t, st)
+	case *ir.Exchange:
+		return s.exchangeStmt(t, st)
+	}
+	return nil
+}
+
+// calls makes an activity of collective calls, or nil if t is in none of
+// their groups.
+func (s *Sim) calls(t *task, st ir.Stmt, calls ...collCall) *activity {
+	var mine []collCall
+	for _, c := range calls {
+		if c.group.rank(t.Task) >= 0 && c.group.n > 1 {
+			mine = append(mine, c)
+		}
+	}
+	if len(mine) == 0 {
+		return nil
+	}
+	return &activity{stmt: st, calls: mine}
+}
+
+// evalMessage evaluates a message description with the variables bound as
+// they are in f.
+func evalMessage(m *ir.Message, f *ir.Frame) (count, bytes, tag int64) {
+	return m.Count.Int(f), m.Size.Bytes(f), m.Tag.Int(f)
+}
+
+// sendStmt: the implied receives come first, from each source in
+// ascending order, then the sends to each target in ascending order, as
+// coNCePTuaL defines.
+func (s *Sim) sendStmt(t *task, st *ir.Send) *activity {
+	f := &t.Frame
+	me := t.Task
+	var ops []p2pOp
+	if !st.Unsuspecting {
+		for _, v := range s.sendersTo(t, st, st.Source, st.Target) {
+			st.Source.Contains(f, v, -1)
+			st.Target.Contains(f, me, v)
+			count, bytes, tag := evalMessage(st.Recv, f)
+			if count > 0 {
+				ops = append(ops, p2pOp{peer: s.proc(t, v), async: st.RecvAsync, count: count, bytes: bytes, tag: tag})
+			}
+		}
+	}
+	if st.Source.Contains(f, me, -1) {
+		st.Target.Each(f, me, func(d int64) bool {
+			count, bytes, tag := evalMessage(st.Msg, f)
+			if count > 0 {
+				ops = append(ops, p2pOp{peer: s.proc(t, d), send: true, async: st.Async, count: count, bytes: bytes, tag: tag})
+			}
+			return true
+		})
+	}
+	if len(ops) == 0 {
+		return nil
+	}
+	return &activity{stmt: st, ops: ops}
+}
+
+// receiveStmt: an explicit RECEIVE. Its variables may flow either way;
+// when the senders' description uses the receivers' variable, the
+// receiver finds its senders directly, otherwise through the pattern.
+func (s *Sim) receiveStmt(t *task, st *ir.Receive) *activity {
+	f := &t.Frame
+	me := t.Task
+	var ops []p2pOp
+	if s.patterns.receiverFirst(st) {
+		if !st.Receivers.Contains(f, me, -1) {
+			return nil
+		}
+		st.Senders.Each(f, me, func(v int64) bool {
+			count, bytes, tag := evalMessage(st.Msg, f)
+			if count > 0 {
+				ops = append(ops, p2pOp{peer: s.proc(t, v), async: st.Async, count: count, bytes: bytes, tag: tag})
+			}
+			return true
+		})
+	} else {
+		for _, v := range s.sendersTo(t, st, st.Senders, st.Receivers) {
+			st.Senders.Contains(f, v, -1)
+			st.Receivers.Contains(f, me, v)
+			count, bytes, tag := evalMessage(st.Msg, f)
+			if count > 0 {
+				ops = append(ops, p2pOp{peer: s.proc(t, v), async: st.Async, count: count, bytes: bytes, tag: tag})
+			}
+		}
+	}
+	if len(ops) == 0 {
+		return nil
+	}
+	return &activity{stmt: st, ops: ops}
+}
+
+// multicastStmt: each source, in ascending order, broadcasts to itself and
+// its targets; one broadcast per message.
+func (s *Sim) multicastStmt(t *task, st *ir.Multicast) *activity {
+	f := &t.Frame
+	var calls []collCall
+	st.Source.Each(f, -1, func(src int64) bool {
+		count, bytes, _ := evalMessage(st.Msg, f)
+		g := s.groupOf(t, st, int(src)+1, st.Target, []int64{src})
+		for range count {
+			calls = append(calls, collCall{op: netmodel.Bcast, group: g, root: src, bytes: bytes, tag: collectiveTag(st, 0)})
+		}
+		return true
+	})
+	return s.calls(t, st, calls...)
+}
+
+// reduceStmt maps REDUCE onto MPI's reductions: an all-reduce among the
+// sources when there is no target (or the targets are the sources), a
+// reduce-scatter when asked for, a reduce to a single target, and a reduce
+// to the first target followed by a broadcast to the others otherwise.
+func (s *Sim) reduceStmt(t *task, st *ir.Reduce) *activity {
+	f := &t.Frame
+	src := s.groupOf(t, st, 0, st.Source, nil)
+	count := st.Msg.Count.Int(f)
+	bytes := count * ir.UnitBytes(st.Msg.Type, f.G)
+	if st.Scatter {
+		return s.calls(t, st, collCall{op: netmodel.ReduceScatter, group: src, bytes: bytes, tag: collectiveTag(st, 0)})
+	}
+	if st.Target == nil {
+		return s.calls(t, st, collCall{op: netmodel.Allreduce, group: src, bytes: bytes, tag: collectiveTag(st, 0)})
+	}
+	dst := s.groupOf(t, st, 1, st.Target, nil)
+	if dst.n == 0 {
+		return nil
+	}
+	if src.equal(dst) {
+		return s.calls(t, st, collCall{op: netmodel.Allreduce, group: src, bytes: bytes, tag: collectiveTag(st, 0)})
+	}
+	root := dst.task(0)
+	withRoot := s.groupOf(t, st, 2, st.Source, []int64{root})
+	calls := []collCall{{op: netmodel.Reduce, group: withRoot, root: root, bytes: bytes, tag: collectiveTag(st, 0)}}
+	if dst.n > 1 {
+		calls = append(calls, collCall{op: netmodel.Bcast, group: dst, root: root, bytes: bytes, tag: collectiveTag(st, 1)})
+	}
+	return s.calls(t, st, calls...)
+}
+
+func (s *Sim) scatterStmt(t *task, st *ir.Scatter) *activity {
+	f := &t.Frame
+	root := st.Root.One(f)
+	if root < 0 {
+		return nil
+	}
+	g := s.groupOf(t, st, 0, st.Targets, []int64{root})
+	count, bytes, _ := evalMessage(st.Msg, f)
+	sizes := s.pairSizes(t, st.Msg, g, st.Root, st.Targets, true)
+	calls := make([]collCall, count)
+	for i := range calls {
+		calls[i] = collCall{op: netmodel.Scatter, group: g, root: root, bytes: bytes, sizes: sizes, tag: collectiveTag(st, 0)}
+	}
+	return s.calls(t, st, calls...)
+}
+
+func (s *Sim) gatherStmt(t *task, st *ir.Gather) *activity {
+	f := &t.Frame
+	count, bytes, _ := evalMessage(st.Msg, f)
+	if st.Roots.Kind == ir.AllSet {
+		g := s.groupOf(t, st, 0, st.Sources, nil)
+		sizes := s.pairSizes(t, st.Msg, g, st.Sources, st.Roots, false)
+		calls := make([]collCall, count)
+		for i := range calls {
+			calls[i] = collCall{op: netmodel.Allgather, group: g, bytes: bytes, sizes: sizes, tag: collectiveTag(st, 0)}
+		}
+		return s.calls(t, st, calls...)
+	}
+	root := st.Roots.One(f)
+	if root < 0 {
+		return nil
+	}
+	g := s.groupOf(t, st, 0, st.Sources, []int64{root})
+	sizes := s.pairSizes(t, st.Msg, g, st.Sources, st.Roots, false)
+	calls := make([]collCall, count)
+	for i := range calls {
+		calls[i] = collCall{op: netmodel.Gather, group: g, root: root, bytes: bytes, sizes: sizes, tag: collectiveTag(st, 0)}
+	}
+	return s.calls(t, st, calls...)
+}
+
+func (s *Sim) exchangeStmt(t *task, st *ir.Exchange) *activity {
+	f := &t.Frame
+	g := s.groupOf(t, st, 0, st.Tasks, nil)
+	count, bytes, _ := evalMessage(st.Msg, f)
+	scratch := s.scratch(t)
+	sizes := func(src, dst int) int64 {
+		a, b := g.task(src), g.task(dst)
+		if a == b {
+			return 0
+		}
+		st.Tasks.Contains(scratch, a, -1)
+		if !st.Peers.Contains(scratch, b, a) {
+			return 0
+		}
+		return st.Msg.Size.Bytes(scratch)
+	}
+	calls := make([]collCall, count)
+	for i := range calls {
+		calls[i] = collCall{op: netmodel.Alltoall, group: g, bytes: bytes, sizes: sizes, tag: collectiveTag(st, 0)}
+	}
+	return s.calls(t, st, calls...)
+}
+
+// pairSizes returns per-member sizes for a scatter or gather whose message
+// size uses a bound variable (the "v" variants), or nil if the size is the
+// same for everyone. byDst says the size belongs to the receiving member.
+func (s *Sim) pairSizes(t *task, m *ir.Message, g *group, from, to *ir.TaskSet, byDst bool) func(int, int) int64 {
+	slots, _ := ir.Uses(m.Size)
+	uses := false
+	for _, sl := range slots {
+		if sl == from.Slot || sl == to.Slot {
+			uses = true
+		}
+	}
+	if !uses {
+		return nil
+	}
+	scratch := s.scratch(t)
+	return func(src, dst int) int64 {
+		a, b := g.task(src), g.task(dst)
+		member := a
+		if byDst {
+			member = b
+		}
+		if from.Slot >= 0 {
+			scratch.Slots[from.Slot] = member
+		}
+		if to.Slot >= 0 {
+			scratch.Slots[to.Slot] = member
+		}
+		return m.Size.Bytes(scratch)
+	}
+}
+
+// scratch returns a copy of t's frame for evaluating with other bindings.
+func (s *Sim) scratch(t *task) *ir.Frame {
+	f := t.Frame
+	f.Slots = slices.Clone(t.Slots)
+	return &f
+}
+
+// ---------------------------------------------------------------------------
+// Groups
+
+// group is the set of tasks taking part in a collective, ranked in
+// ascending task order. all marks the group of every task, which needs no
+// list.
+type group struct {
+	all     bool
+	n       int
+	members []int64
+}
+
+func (g *group) rank(task int64) int {
+	if g.all {
+		if task < 0 || task >= int64(g.n) {
+			return -1
+		}
+		return int(task)
+	}
+	i, ok := slices.BinarySearch(g.members, task)
+	if !ok {
+		return -1
+	}
+	return i
+}
+
+func (g *group) task(rank int) int64 {
+	if g.all {
+		return int64(rank)
+	}
+	return g.members[rank]
+}
+
+// equal compares groups; groupOf turns a list of every task into an all
+// group, so the two forms never describe the same set.
+func (g *group) equal(h *group) bool {
+	if g.all || h.all {
+		return g.all == h.all && g.n == h.n
+	}
+	return slices.Equal(g.members, h.members)
+}
+
+// groupOf returns the members of set, plus extra tasks, as a group. The
+// group is cached per statement, phase and binding of the variables the
+// set reads, so a million tasks share one list.
+func (s *Sim) groupOf(t *task, st ir.Stmt, phase int, set *ir.TaskSet, extra []int64) *group {
+	n := s.g.NumTasks
+	if set.Kind == ir.AllSet || set.Kind == ir.OthersSet && len(extra) == 1 {
+		return &group{all: true, n: int(n)}
+	}
+	key, ok := s.patterns.key(t, st, phase, set, nil, extra)
+	if ok {
+		if g, hit := s.patterns.groups[key]; hit {
+			return g
+		}
+	}
+	f := s.scratch(t)
+	other := int64(-1)
+	if len(extra) == 1 {
+		other = extra[0]
+	}
+	var members []int64
+	set.Each(f, other, func(v int64) bool { members = append(members, v); return true })
+	for _, e := range extra {
+		if e >= 0 && e < n {
+			members = append(members, e)
+		}
+	}
+	slices.Sort(members)
+	members = slices.Compact(members)
+	g := &group{n: len(members), members: members}
+	if int64(len(members)) == n {
+		g = &group{all: true, n: int(n)}
+	}
+	if ok {
+		s.patterns.putGroup(key, g)
+	}
+	return g
+}
+
+// ---------------------------------------------------------------------------
+// Who sends to whom
+
+// sendersTo lists, in ascending order, the sources of st that target task
+// t (with the statement's variables bound as t sees them).
+func (s *Sim) sendersTo(t *task, st ir.Stmt, source, target *ir.TaskSet) []int64 {
+	f := &t.Frame
+	me := t.Task
+	if source.Kind == ir.SingleSet {
+		v := source.One(f)
+		if v >= 0 && target.Contains(f, me, v) {
+			return []int64{v}
+		}
+		return nil
+	}
+	key, ok := s.patterns.key(t, st, 0, source, target, nil)
+	if !ok {
+		// The pattern may differ between tasks: scan the sources.
+		sc := s.scratch(t)
+		var out []int64
+		source.Each(sc, -1, func(v int64) bool {
+			if target.Contains(sc, me, v) {
+				out = append(out, v)
+			}
+			return true
+		})
+		return out
+	}
+	p := s.patterns.inverses[key]
+	if p == nil {
+		p = buildInverse(s.scratch(t), s.g.NumTasks, source, target)
+		s.patterns.putInverse(key, p)
+	}
+	return p.from(me)
+}
+
+// inverse maps each task to the sources that send to it, in CSR form.
+type inverse struct {
+	start []int32
+	srcs  []int32
+}
+
+func (p *inverse) from(task int64) []int64 {
+	lo, hi := p.start[task], p.start[task+1]
+	out := make([]int64, hi-lo)
+	for i := range out {
+		out[i] = int64(p.srcs[int(lo)+i])
+	}
+	return out
+}
+
+func buildInverse(f *ir.Frame, n int64, source, target *ir.TaskSet) *inverse {
+	type pair struct{ dst, src int32 }
+	var pairs []pair
+	source.Each(f, -1, func(v int64) bool {
+		target.Each(f, v, func(d int64) bool {
+			pairs = append(pairs, pair{int32(d), int32(v)})
+			return true
+		})
+		return true
+	})
+	p := &inverse{start: make([]int32, n+1), srcs: make([]int32, len(pairs))}
+	for _, pr := range pairs {
+		p.start[pr.dst+1]++
+	}
+	for i := int64(0); i < n; i++ {
+		p.start[i+1] += p.start[i]
+	}
+	next := slices.Clone(p.start[:n])
+	// Sources were visited in ascending order, so each list stays sorted.
+	for _, pr := range pairs {
+		p.srcs[next[pr.dst]] = pr.src
+		next[pr.dst]++
+	}
+	return p
+}
+
+// proc is the processor that task v runs on, as t sees the mapping.
+func (s *Sim) proc(t *task, v int64) int32 {
+	if t.mapv == nil {
+		return int32(v)
+	}
+	return t.mapv.v2p[v]
+}

@@ -1,0 +1,194 @@
+package interp
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/parley-hpc/parley/ir"
+)
+
+type waitKind uint8
+
+const (
+	waitNone  waitKind = iota
+	waitRecv           // a blocking receive from peer
+	waitSend           // a blocking rendezvous send to peer
+	waitAwait          // AWAIT COMPLETION
+	waitColl           // a collective step with peer
+)
+
+// waitInfo is what a blocked task is waiting for.
+type waitInfo struct {
+	kind waitKind
+	peer int32 // processor
+	stmt ir.Stmt
+}
+
+// finishChecks runs when no event is left. Tasks that have not finished are
+// deadlocked; finished tasks may have left messages unreceived or
+// asynchronous operations unawaited.
+func (s *Sim) finishChecks() {
+	var stuck []int32
+	for i := range s.tasks {
+		if s.tasks[i].status != done {
+			stuck = append(stuck, int32(i))
+		}
+	}
+	if len(stuck) > 0 {
+		s.deadlock(stuck)
+		return
+	}
+	for i := range s.tasks {
+		t := &s.tasks[i]
+		if len(t.unexpected) > 0 {
+			bySrc := map[int32]int{}
+			var first *message
+			for _, id := range t.unexpected {
+				m := &s.msgs[id]
+				bySrc[m.src]++
+				if first == nil {
+					first = m
+				}
+			}
+			srcs := make([]string, 0, len(bySrc))
+			for src, n := range bySrc {
+				srcs = append(srcs, fmt.Sprintf("%d from task %d", n, src))
+			}
+			slices.Sort(srcs)
+			p := Problem{Kind: "unreceived", Task: int64(i),
+				Msg: fmt.Sprintf("task %d never received %d message(s): %s", i, len(t.unexpected), strings.Join(srcs, ", "))}
+			if first.stmt != nil {
+				p.Span = first.stmt.Span()
+			}
+			s.problem(p)
+		}
+		if t.asyncPending > 0 || len(t.posted) > 0 {
+			n := max(int(t.asyncPending), len(t.posted))
+			p := Problem{Kind: "unawaited", Task: int64(i),
+				Msg: fmt.Sprintf("task %d finished with %d asynchronous operation(s) never completed by AWAIT COMPLETION", i, n)}
+			if len(t.posted) > 0 && t.posted[0].stmt != nil {
+				p.Span = t.posted[0].stmt.Span()
+			}
+			s.problem(p)
+		}
+	}
+}
+
+// deadlock reports the tasks that can never finish, and a cycle of tasks
+// waiting for each other if there is one.
+func (s *Sim) deadlock(stuck []int32) {
+	waitsFor := func(t *task) []int32 {
+		switch t.waitOn.kind {
+		case waitRecv, waitSend, waitColl:
+			return []int32{t.waitOn.peer}
+		case waitAwait:
+			var out []int32
+			for _, r := range t.posted {
+				out = append(out, r.src)
+			}
+			for id := range s.msgs {
+				m := &s.msgs[id]
+				if m.link != nil && m.src == t.id && m.rendezvous && m.recv == nil {
+					out = append(out, m.dst)
+				}
+			}
+			return out
+		}
+		return nil
+	}
+	// Follow the first wait of each task from the lowest stuck task until a
+	// task repeats: that is a cycle, if the walk stays among stuck tasks.
+	cycle := findCycle(stuck, func(v int32) []int32 { return waitsFor(&s.tasks[v]) }, func(v int32) bool { return s.tasks[v].status != done })
+	var b strings.Builder
+	if len(cycle) > 0 {
+		parts := make([]string, 0, len(cycle)+1)
+		for _, v := range cycle {
+			parts = append(parts, fmt.Sprint(v))
+		}
+		parts = append(parts, fmt.Sprint(cycle[0]))
+		const show = 12
+		if len(parts) > show {
+			parts = append(parts[:show/2], append([]string{"..."}, parts[len(parts)-show/2:]...)...)
+		}
+		fmt.Fprintf(&b, "deadlock: %s (each task waits for the next)", strings.Join(parts, " -> "))
+	} else {
+		fmt.Fprintf(&b, "deadlock: %d task(s) wait for tasks that have finished", len(stuck))
+	}
+	shown := cycle
+	if len(shown) == 0 {
+		shown = stuck
+	}
+	p := Problem{Kind: "deadlock", Task: -1}
+	for i, v := range shown {
+		if i == 6 {
+			fmt.Fprintf(&b, "\n\t... and %d more", len(shown)-i)
+			break
+		}
+		t := &s.tasks[v]
+		fmt.Fprintf(&b, "\n\t%s", s.describeWait(t))
+		if t.waitOn.stmt != nil && !p.Span.Start.IsValid() {
+			p.Span = t.waitOn.stmt.Span()
+		}
+	}
+	if len(shown) < len(stuck) {
+		fmt.Fprintf(&b, "\n\t%d task(s) in all cannot finish", len(stuck))
+	}
+	p.Msg = b.String()
+	s.problem(p)
+}
+
+func (s *Sim) describeWait(t *task) string {
+	where := ""
+	if t.waitOn.stmt != nil {
+		where = fmt.Sprintf(" at %s", t.waitOn.stmt.Span().Start)
+	}
+	peer := t.waitOn.peer
+	state := ""
+	if peer >= 0 && int(peer) < len(s.tasks) && s.tasks[peer].status == done {
+		state = ", which has finished"
+	}
+	switch t.waitOn.kind {
+	case waitRecv:
+		return fmt.Sprintf("task %d waits to receive from task %d%s%s", t.id, peer, state, where)
+	case waitSend:
+		return fmt.Sprintf("task %d waits for task %d to receive its message%s%s", t.id, peer, state, where)
+	case waitColl:
+		return fmt.Sprintf("task %d waits for task %d in a collective%s%s", t.id, peer, state, where)
+	case waitAwait:
+		return fmt.Sprintf("task %d waits in AWAIT COMPLETION for %d operation(s)%s", t.id, t.asyncPending, where)
+	}
+	return fmt.Sprintf("task %d is stuck", t.id)
+}
+
+// findCycle walks from each start along the first edge until it revisits
+// a vertex; the revisited loop is a cycle. Vertices for which alive is
+// false end a walk.
+func findCycle(starts []int32, edges func(int32) []int32, alive func(int32) bool) []int32 {
+	visited := map[int32]bool{}
+	for _, start := range starts {
+		if visited[start] {
+			continue
+		}
+		pos := map[int32]int{}
+		var path []int32
+		v := start
+		for {
+			if i, ok := pos[v]; ok {
+				return path[i:]
+			}
+			if visited[v] || !alive(v) {
+				break
+			}
+			visited[v] = true
+			pos[v] = len(path)
+			path = append(path, v)
+			next := edges(v)
+			if len(next) == 0 {
+				break
+			}
+			v = next[0]
+		}
+	}
+	return nil
+}

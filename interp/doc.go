@@ -1,0 +1,21 @@
+// Package interp predicts how a Parley program runs: it executes the ir for
+// N tasks as a deterministic discrete-event simulation priced by a
+// netmodel.Platform, and reports the predicted times, counters, logs,
+// timelines and any deadlock.
+//
+// The engine has one clock and one priority queue ordered by time and then
+// by insertion, so a run is a pure function of program, platform, options
+// and seed. Tasks walk a flat instruction stream compiled once from the ir:
+// loops stay loops, and a task's state is its program counter, a small stack
+// of loop frames, its variable slots, its clocks and its counters, which is
+// what lets a million tasks fit in memory.
+//
+// Point-to-point messages follow MPI: receives are matched by source and tag
+// in posting order; messages up to the platform's eager limit complete at
+// the sender at once, larger ones wait for the receiver (rendezvous); costs
+// are LogGOPS as in LogGOPSim (see netmodel.LogGP). Collectives are expanded
+// into the point-to-point algorithms MPI libraries use (netmodel.Plan) and do
+// not touch the message counters, as in coNCePTuaL.
+//
+// interp imports ir, lang, netmodel and the standard library.
+package interp

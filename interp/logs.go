@@ -1,0 +1,200 @@
+package interp
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"github.com/parley-hpc/parley/ir"
+	"github.com/parley-hpc/parley/lang"
+	"github.com/parley-hpc/parley/logfile"
+)
+
+// taskLog is what one task has logged: a table per top-level statement,
+// a column per LOGS item, as coNCePTuaL's run-time library keeps them.
+type taskLog struct {
+	tables []*logTable // in the order their top-level statements ran
+	byTop  map[int32]*logTable
+}
+
+type logTable struct {
+	cols []*logCol // by column index
+}
+
+type logCol struct {
+	heading string
+	fn      logfile.Func
+	pct     float64
+	raw     []float64 // values since the last aggregation
+	rows    []string  // aggregated values
+}
+
+var aggFuncs = map[lang.AggFuncKind]logfile.Func{
+	lang.Mean: logfile.Mean, lang.ArithmeticMean: logfile.Mean, lang.HarmonicMean: logfile.HarmonicMean,
+	lang.GeometricMean: logfile.GeometricMean, lang.Median: logfile.Median,
+	lang.StandardDeviation: logfile.StdDev, lang.MedianAbsoluteDeviation: logfile.MAD,
+	lang.Variance: logfile.Variance, lang.Sum: logfile.Sum, lang.Minimum: logfile.Minimum,
+	lang.Maximum: logfile.Maximum, lang.Final: logfile.Final, lang.Percentile: logfile.Percentile,
+}
+
+func aggregateOf(c *ir.LogColumn) logfile.Func {
+	switch c.Agg {
+	case lang.AggOnly:
+		return logfile.Only
+	case lang.AggHistogram:
+		return logfile.Histogram
+	case lang.AggFuncs:
+		return aggFuncs[c.Func]
+	}
+	return logfile.AllData
+}
+
+// logRow records one execution of a LOGS statement.
+func (t *task) logRow(st *ir.Log) {
+	if t.log == nil {
+		t.log = &taskLog{byTop: map[int32]*logTable{}}
+	}
+	tab := t.log.byTop[t.table]
+	if tab == nil {
+		tab = &logTable{}
+		t.log.byTop[t.table] = tab
+		t.log.tables = append(t.log.tables, tab)
+	}
+	for _, c := range st.Columns {
+		for len(tab.cols) <= c.Index {
+			tab.cols = append(tab.cols, nil)
+		}
+		col := tab.cols[c.Index]
+		if col == nil {
+			col = &logCol{heading: c.Heading, fn: aggregateOf(c)}
+			if c.ValueOf {
+				col.heading = t.sim.logComment(c.Heading)
+			}
+			tab.cols[c.Index] = col
+		}
+		if c.Pct != nil {
+			col.pct = c.Pct.Float(&t.Frame)
+		}
+		col.raw = append(col.raw, c.X.Float(&t.Frame))
+	}
+}
+
+// flush computes the aggregates of the current table's columns (COMPUTE
+// AGGREGATES, and the end of each top-level statement).
+func (l *taskLog) flush(top int32) {
+	tab := l.byTop[top]
+	if tab == nil {
+		return
+	}
+	for _, c := range tab.cols {
+		if c == nil || len(c.raw) == 0 {
+			continue
+		}
+		switch c.fn {
+		case logfile.AllData:
+			for _, v := range c.raw {
+				c.rows = append(c.rows, logfile.Number(v))
+			}
+		case logfile.Histogram:
+			vals, tallies := logfile.Hist(c.raw)
+			for i := range vals {
+				c.rows = append(c.rows, logfile.Number(vals[i]), logfile.Number(tallies[i]))
+			}
+		default:
+			v, err := logfile.Aggregate(c.fn, c.raw, c.pct)
+			if err != nil {
+				panic(&ir.RuntimeError{Msg: err.Error()})
+			}
+			c.rows = append(c.rows, logfile.Number(v))
+		}
+		c.raw = c.raw[:0]
+	}
+}
+
+// endTable aggregates what the finished top-level statement logged.
+func (t *task) endTable() {
+	if t.log != nil {
+		t.log.flush(t.table)
+	}
+}
+
+// LogHeader returns the comment lines that start every task's log: which
+// program ran, how, and that its times are predictions.
+func (s *Sim) logHeader(rank int) []logfile.KV {
+	p := s.plat
+	kv := []logfile.KV{
+		{Key: "coNCePTuaL backend", Value: "parley interpreter (predicted times, not measured)"},
+		{Key: "Timing", Value: fmt.Sprintf("predicted by the loggp network model (LogGOPS L=%s o=%s g=%s G=%.4g GB/s O=%.4g GB/s S=%d bytes)",
+			p.Network.Latency, p.Network.Overhead, p.Network.Gap, p.Network.ByteGap.Bandwidth()/1e9, p.Network.ByteOverhead.Bandwidth()/1e9, p.Network.Eager)},
+		{Key: "Platform", Value: fmt.Sprintf("%s (%s)", p.Name, p.Source)},
+		{Key: "Number of tasks", Value: strconv.FormatInt(s.g.NumTasks, 10)},
+		{Key: "Rank (0<=P<tasks)", Value: strconv.Itoa(rank)},
+		{Key: "Host name", Value: fmt.Sprintf("node %d (simulated)", p.Machine.NodeOf(int64(rank), s.g.NumTasks))},
+		{Key: "Microsecond timer type", Value: "simulated clock (picosecond resolution)"},
+		{Key: "Random-number seed", Value: strconv.FormatUint(s.g.Seed, 10)},
+		{Key: "Program", Value: s.prog.Lang.File},
+	}
+	for i, info := range s.prog.Params {
+		kv = append(kv, logfile.KV{Key: info.Help, Value: strconv.FormatInt(s.g.Params[i], 10)})
+	}
+	return kv
+}
+
+// logComment looks up THE VALUE OF key among the log-file comments, then
+// the environment, as coNCePTuaL does; unknown keys are empty.
+func (s *Sim) logComment(key string) string {
+	for _, kv := range s.logHeader(0) {
+		if kv.Key == key {
+			return kv.Value
+		}
+	}
+	return os.Getenv(key)
+}
+
+// WriteLogs writes one coNCePTuaL-format log per task into dir, named
+// base-<rank>.log.
+func (s *Sim) WriteLogs(dir, base string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("writing logs: %w", err)
+	}
+	status := "Program exited normally."
+	if len(s.problems) > 0 {
+		status = "Program exited abnormally: " + s.problems[0].Msg
+	}
+	for i := range s.tasks {
+		t := &s.tasks[i]
+		f := &logfile.File{Header: s.logHeader(i), Source: string(s.prog.Lang.Source)}
+		if t.log != nil {
+			for _, tab := range t.log.tables {
+				var table logfile.Table
+				for _, c := range tab.cols {
+					if c == nil {
+						continue
+					}
+					table.Columns = append(table.Columns, logfile.Column{
+						Heading: c.heading, Label: logfile.Label(c.fn, c.pct), Hist: c.fn == logfile.Histogram, Rows: c.rows,
+					})
+				}
+				f.Tables = append(f.Tables, table)
+			}
+		}
+		f.Footer = []logfile.KV{
+			{Value: status},
+			{Key: "Elapsed time", Value: fmt.Sprintf("%s seconds (predicted)", logfile.Number(t.finish.Micros()/1e6))},
+		}
+		path := filepath.Join(dir, fmt.Sprintf("%s-%d.log", base, i))
+		out, err := os.Create(path)
+		if err != nil {
+			return fmt.Errorf("writing logs: %w", err)
+		}
+		werr := f.Write(out)
+		if cerr := out.Close(); werr == nil {
+			werr = cerr
+		}
+		if werr != nil {
+			return fmt.Errorf("writing %s: %w", path, werr)
+		}
+	}
+	return nil
+}

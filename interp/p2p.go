@@ -1,0 +1,273 @@
+package interp
+
+import (
+	"github.com/parley-hpc/parley/ir"
+	"github.com/parley-hpc/parley/netmodel"
+)
+
+// reqMode says whom an operation's completion concerns.
+type reqMode uint8
+
+const (
+	modeBlocking reqMode = iota // the task waits for this operation alone
+	modeAsync                   // counted in the task's asynchronous operations (AWAIT COMPLETION)
+	modeStep                    // part of a collective step
+)
+
+// recvReq is a posted receive.
+type recvReq struct {
+	owner   *task
+	src     int32 // sending processor
+	tag     int64
+	bytes   int64
+	mode    reqMode
+	counted bool // a program receive, which updates the message counters
+	stmt    ir.Stmt
+}
+
+// message is a message in flight or waiting, unreceived, at its receiver.
+type message struct {
+	src, dst   int32
+	tag        int64
+	bytes      int64
+	counted    bool
+	rendezvous bool
+	sendMode   reqMode  // rendezvous: how the sender learns its send completed
+	recv       *recvReq // the receive it matched, once it has
+	readyAt    Time     // when a late-posted receive can complete with it
+	link       *netmodel.LogGP
+	stmt       ir.Stmt
+}
+
+func (s *Sim) newMsg(m message) int32 {
+	if n := len(s.freeMsgs); n > 0 {
+		id := s.freeMsgs[n-1]
+		s.freeMsgs = s.freeMsgs[:n-1]
+		s.msgs[id] = m
+		return id
+	}
+	s.msgs = append(s.msgs, m)
+	return int32(len(s.msgs) - 1)
+}
+
+func (s *Sim) freeMsg(id int32) {
+	s.msgs[id] = message{}
+	s.freeMsgs = append(s.freeMsgs, id)
+}
+
+// link returns the network parameters between two processors.
+func (s *Sim) link(a, b int32) *netmodel.LogGP {
+	return s.plat.LinkTo(int64(a), int64(b), s.g.NumTasks)
+}
+
+// sendReady reports when task t's CPU and NIC allow its next send.
+func (t *task) sendReady() Time { return max(t.sim.now, t.cpuFree, t.sendFree) }
+
+// send injects one message from t to processor dst now; the caller has
+// made sure t's CPU and NIC are free. It reports whether the send is still
+// pending (a rendezvous waits for the receiver); an eager send is complete
+// once t's CPU is free again.
+func (s *Sim) send(t *task, dst int32, bytes, tag int64, counted bool, mode reqMode, stmt ir.Stmt) (pending bool) {
+	link := s.link(t.id, dst)
+	m := message{src: t.id, dst: dst, tag: tag, bytes: bytes, counted: counted, link: link, stmt: stmt}
+	var cpu Time
+	if link.Rendezvous(bytes) {
+		// Send the request; the data follows the receiver's clear-to-send.
+		cpu = link.Overhead
+		t.sendFree = s.now + link.Gap
+		m.rendezvous, m.sendMode = true, mode
+		pending = true
+		if mode == modeAsync {
+			t.asyncPending++
+		}
+	} else {
+		cpu = link.SendCPU(bytes)
+		t.sendFree = s.now + link.SendNIC(bytes)
+	}
+	t.cpuFree = s.now + cpu
+	t.comm += cpu
+	s.record(t, spanSend, s.now, t.cpuFree)
+	id := s.newMsg(m)
+	s.schedule(s.now+link.Overhead+link.Latency, event{kind: evArrive, msg: id})
+	if counted {
+		t.cnt.msgsSent++
+		t.cnt.bytesSent += bytes
+		t.total.msgsSent++
+		t.total.bytesSent += bytes
+	} else {
+		t.total.collMsgs++
+		t.total.collBytes += bytes
+	}
+	return pending
+}
+
+// postRecv posts a receive. If a message it matches is already waiting the
+// receive may complete at once: then pending is false and doneAt says when.
+func (s *Sim) postRecv(t *task, req *recvReq) (pending bool, doneAt Time) {
+	for i, id := range t.unexpected {
+		m := &s.msgs[id]
+		if m.src != req.src || m.tag != req.tag {
+			continue
+		}
+		t.unexpected = append(t.unexpected[:i], t.unexpected[i+1:]...)
+		if !m.rendezvous {
+			doneAt = max(s.now, m.readyAt)
+			s.freeMsg(id)
+			s.recvCounters(t, req)
+			return false, doneAt
+		}
+		// A waiting rendezvous request: clear it to send; the receive
+		// completes when the data arrives.
+		m.recv = req
+		s.schedule(s.now+m.link.Latency, event{kind: evCTS, msg: id})
+		if req.mode == modeAsync {
+			t.asyncPending++
+		}
+		return true, 0
+	}
+	if req.mode == modeAsync {
+		t.asyncPending++
+	}
+	t.posted = append(t.posted, req)
+	return true, 0
+}
+
+// match removes and returns the first posted receive of t that a message
+// from src with tag satisfies.
+func (t *task) match(src int32, tag int64) *recvReq {
+	for i, r := range t.posted {
+		if r.src == src && r.tag == tag {
+			t.posted = append(t.posted[:i], t.posted[i+1:]...)
+			return r
+		}
+	}
+	return nil
+}
+
+// arrive handles a message (or a rendezvous request) reaching its receiver.
+func (s *Sim) arrive(id int32) {
+	m := &s.msgs[id]
+	r := &s.tasks[m.dst]
+	if r.status == done {
+		m.readyAt = s.now
+		r.unexpected = append(r.unexpected, id)
+		return
+	}
+	if m.rendezvous {
+		// A request costs the receiver nothing; it waits for a receive.
+		if req := r.match(m.src, m.tag); req != nil {
+			m.recv = req
+			s.schedule(s.now+m.link.Latency, event{kind: evCTS, msg: id})
+			return
+		}
+		m.readyAt = s.now
+		r.unexpected = append(r.unexpected, id)
+		return
+	}
+	if start := max(r.cpuFree, r.recvFree); start > s.now {
+		s.schedule(start, event{kind: evArrive, msg: id})
+		return
+	}
+	ready := s.absorb(r, m)
+	if req := r.match(m.src, m.tag); req != nil {
+		s.freeMsg(id)
+		s.recvDone(r, req, ready)
+		return
+	}
+	m.readyAt = ready
+	r.unexpected = append(r.unexpected, id)
+}
+
+// absorb charges the receiver's CPU and NIC for a message's data and
+// returns when the receive is complete.
+func (s *Sim) absorb(r *task, m *message) Time {
+	cpu := m.link.RecvCPU(m.bytes)
+	r.cpuFree = s.now + cpu
+	r.recvFree = s.now + m.link.RecvNIC(m.bytes)
+	r.comm += cpu
+	s.record(r, spanRecv, s.now, r.cpuFree)
+	return r.cpuFree
+}
+
+// clearToSend handles a rendezvous clear-to-send reaching the sender: the
+// data goes out as soon as the sender's CPU and NIC are free.
+func (s *Sim) clearToSend(id int32) {
+	m := &s.msgs[id]
+	t := &s.tasks[m.src]
+	if start := max(t.cpuFree, t.sendFree); start > s.now {
+		s.schedule(start, event{kind: evCTS, msg: id})
+		return
+	}
+	cpu, wire := m.link.DataCosts(m.bytes)
+	t.cpuFree = s.now + cpu
+	t.sendFree = s.now + m.link.SendNIC(m.bytes)
+	t.comm += cpu
+	s.record(t, spanSend, s.now, s.now+max(cpu, wire))
+	s.schedule(s.now+m.link.Latency, event{kind: evData, msg: id})
+	s.notify(t, m.sendMode, s.now+max(cpu, wire))
+}
+
+// dataArrive handles a rendezvous message's data reaching the receiver.
+func (s *Sim) dataArrive(id int32) {
+	m := &s.msgs[id]
+	r := &s.tasks[m.dst]
+	if start := max(r.cpuFree, r.recvFree); start > s.now {
+		s.schedule(start, event{kind: evData, msg: id})
+		return
+	}
+	ready := s.absorb(r, m)
+	req := m.recv
+	s.freeMsg(id)
+	s.recvDone(r, req, ready)
+}
+
+// recvDone completes a posted receive at time at.
+func (s *Sim) recvDone(t *task, req *recvReq, at Time) {
+	s.recvCounters(t, req)
+	s.notify(t, req.mode, at)
+}
+
+// recvCounters updates the counters for a completed receive: at once for a
+// blocking receive, at AWAIT COMPLETION for an asynchronous one.
+func (s *Sim) recvCounters(t *task, req *recvReq) {
+	if !req.counted {
+		t.total.collMsgs++
+		t.total.collBytes += req.bytes
+		return
+	}
+	t.total.msgsRecv++
+	t.total.bytesRecv += req.bytes
+	if req.mode == modeAsync {
+		t.deferredMsgs++
+		t.deferredBytes += req.bytes
+		return
+	}
+	t.cnt.msgsRecv++
+	t.cnt.bytesRecv += req.bytes
+}
+
+// notify tells task t that one of its operations completed at time at.
+func (s *Sim) notify(t *task, mode reqMode, at Time) {
+	switch mode {
+	case modeBlocking:
+		t.waitOn = waitInfo{}
+		s.resumeAt(t, at)
+	case modeAsync:
+		t.asyncPending--
+		t.asyncDone = max(t.asyncDone, at)
+		if t.awaiting && t.asyncPending == 0 {
+			t.awaiting = false
+			t.waitOn = waitInfo{}
+			s.resumeAt(t, t.asyncDone)
+		}
+	case modeStep:
+		c := t.act.coll
+		c.pending--
+		c.stepDone = max(c.stepDone, at)
+		if c.pending == 0 && c.waiting {
+			c.waiting = false
+			t.waitOn = waitInfo{}
+			s.resumeAt(t, c.stepDone)
+		}
+	}
+}

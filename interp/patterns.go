@@ -1,0 +1,126 @@
+package interp
+
+import (
+	"slices"
+
+	"github.com/parley-hpc/parley/ir"
+)
+
+// patternCache keeps who-sends-to-whom and collective groups per statement
+// and per binding of the variables they read. Every task running a
+// statement with the same bindings sees the same pattern, so it is
+// computed once, not once per task: that is what keeps a million-task run
+// from costing a million squared.
+type patternCache struct {
+	slots     map[slotKey]*slotInfo
+	inverses  map[patKey]*inverse
+	groups    map[patKey]*group
+	order     []patKey // insertion order, for eviction
+	receivers map[int]bool
+}
+
+// maxPatterns bounds the cache; an evicted pattern is simply rebuilt.
+const maxPatterns = 256
+
+// maxKeySlots is the most variables a cacheable pattern may depend on.
+const maxKeySlots = 6
+
+type slotKey struct {
+	stmt  int
+	phase int
+}
+
+// slotInfo lists the variables a statement's pattern depends on.
+type slotInfo struct {
+	slots     []int
+	cacheable bool
+}
+
+type patKey struct {
+	stmt  int32
+	phase int16
+	n     int8
+	vals  [maxKeySlots]int64
+	extra int64
+}
+
+func (c *patternCache) init(p *ir.Program) {
+	c.slots = map[slotKey]*slotInfo{}
+	c.inverses = map[patKey]*inverse{}
+	c.groups = map[patKey]*group{}
+	c.receivers = map[int]bool{}
+}
+
+// key computes the cache key of a pattern of statement st (phase tells
+// apart several patterns of one statement) built from sets a and b; ok is
+// false when the pattern may differ between tasks and must not be shared.
+func (c *patternCache) key(t *task, st ir.Stmt, phase int, a, b *ir.TaskSet, extra []int64) (patKey, bool) {
+	sk := slotKey{st.ID(), phase}
+	info := c.slots[sk]
+	if info == nil {
+		info = dependsOn(a, b)
+		c.slots[sk] = info
+	}
+	if !info.cacheable || len(extra) > 1 {
+		return patKey{}, false
+	}
+	k := patKey{stmt: int32(st.ID()), phase: int16(phase), n: int8(len(info.slots)), extra: -1}
+	for i, sl := range info.slots {
+		k.vals[i] = t.Slots[sl]
+	}
+	if len(extra) == 1 {
+		k.extra = extra[0]
+	}
+	return k, true
+}
+
+// dependsOn finds the variables sets a and b read, leaving out the ones
+// they bind themselves.
+func dependsOn(a, b *ir.TaskSet) *slotInfo {
+	slots, dynamic := ir.Uses(a, b)
+	bound := map[int]bool{}
+	for _, s := range []*ir.TaskSet{a, b} {
+		for ; s != nil; s = s.Group {
+			bound[s.Slot] = true
+		}
+	}
+	slots = slices.DeleteFunc(slots, func(s int) bool { return bound[s] })
+	return &slotInfo{slots: slots, cacheable: !dynamic && len(slots) <= maxKeySlots}
+}
+
+func (c *patternCache) putInverse(k patKey, p *inverse) {
+	c.evict()
+	c.inverses[k] = p
+	c.order = append(c.order, k)
+}
+
+func (c *patternCache) putGroup(k patKey, g *group) {
+	c.evict()
+	c.groups[k] = g
+	c.order = append(c.order, k)
+}
+
+func (c *patternCache) evict() {
+	for len(c.order) >= maxPatterns {
+		k := c.order[0]
+		c.order = c.order[1:]
+		delete(c.inverses, k)
+		delete(c.groups, k)
+	}
+}
+
+// receiverFirst reports whether a RECEIVE's senders are described in terms
+// of the receivers' variable (ALL TASKS dst RECEIVE ... FROM TASK dst+1),
+// so that each receiver finds its senders directly.
+func (c *patternCache) receiverFirst(st *ir.Receive) bool {
+	if v, ok := c.receivers[st.ID()]; ok {
+		return v
+	}
+	v := false
+	if st.Receivers.Slot >= 0 {
+		slots, _ := ir.Uses(st.Senders)
+		v = slices.Contains(slots, st.Receivers.Slot)
+	}
+	c.receivers[st.ID()] = v
+	return v
+}

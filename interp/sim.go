@@ -1,0 +1,188 @@
+package interp
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/parley-hpc/parley/ir"
+	"github.com/parley-hpc/parley/lang"
+	"github.com/parley-hpc/parley/netmodel"
+)
+
+// Options configure a run.
+type Options struct {
+	NumTasks  int64
+	Args      []string // the program's own options, e.g. {"--reps", "10"}
+	Platform  *netmodel.Platform
+	Seed      uint64
+	MaxEvents int64     // stop after this many events; 0: no limit
+	Output    io.Writer // where OUTPUTS writes; nil: discarded
+	Timeline  bool      // record what each task does when, for Timeline
+	Logs      bool      // keep LOGS data, for WriteLogs
+}
+
+// Problem is something wrong found while running: a failed assertion, a
+// runtime error, a deadlock, a message never received, an asynchronous
+// operation never awaited.
+type Problem struct {
+	Kind string // "assertion", "runtime", "deadlock", "unreceived", "unawaited", "limit"
+	Task int64  // -1 if it concerns no single task
+	Span lang.Span
+	Msg  string
+}
+
+func (p Problem) Error() string {
+	if p.Span.Start.IsValid() {
+		return fmt.Sprintf("%s: %s", p.Span.Start, p.Msg)
+	}
+	return p.Msg
+}
+
+// Sim is one run of a program.
+type Sim struct {
+	prog  *ir.Program
+	code  []instr
+	opts  Options
+	g     *ir.Globals
+	plat  *netmodel.Platform
+	tasks []task
+	slots []int64 // every task's variable slots, NumSlots apiece
+	q     eventQueue
+	now   Time
+	seq   uint64
+	nev   int64 // events processed
+
+	msgs     []message
+	freeMsgs []int32
+
+	patterns patternCache
+	agree    map[agreeKey]*agreement // timed-loop agreements in progress
+
+	out      *bufio.Writer
+	problems []Problem
+	fatal    bool // an assertion or runtime error stopped the run
+	timeline []span
+}
+
+// ErrHelp is returned when the program's arguments ask for its help text.
+var ErrHelp = ir.ErrHelp
+
+// New prepares a run of p.
+func New(p *ir.Program, opts Options) (*Sim, error) {
+	if opts.Platform == nil {
+		return nil, errors.New("interp: no platform")
+	}
+	if opts.NumTasks > 1<<31-1 {
+		return nil, fmt.Errorf("at most %d tasks", 1<<31-1)
+	}
+	m := &opts.Platform.Machine
+	g, err := p.Configure(ir.Config{NumTasks: opts.NumTasks, Args: opts.Args, Seed: opts.Seed, IntSize: m.IntSize, PageSize: m.PageSize})
+	if err != nil {
+		return nil, err
+	}
+	s := &Sim{prog: p, code: compile(p), opts: opts, g: g, plat: opts.Platform, agree: map[agreeKey]*agreement{}}
+	s.patterns.init(p)
+	out := opts.Output
+	if out == nil {
+		out = io.Discard
+	}
+	s.out = bufio.NewWriter(out)
+	n := int(opts.NumTasks)
+	s.tasks = make([]task, n)
+	s.slots = make([]int64, n*p.NumSlots)
+	for i := range s.tasks {
+		t := &s.tasks[i]
+		t.sim = s
+		t.id = int32(i)
+		t.Frame = ir.Frame{G: g, Slots: s.slots[i*p.NumSlots : (i+1)*p.NumSlots : (i+1)*p.NumSlots], Task: int64(i)}
+		t.Frame.Counters = t
+		s.schedule(0, event{kind: evResume, task: int32(i)})
+	}
+	return s, nil
+}
+
+// Run predicts the program's run. It always terminates: a deadlock, a
+// failed assertion, a runtime error or the event limit ends it with a
+// Problem in the result.
+func Run(p *ir.Program, opts Options) (*Result, error) {
+	s, err := New(p, opts)
+	if err != nil {
+		return nil, err
+	}
+	return s.Run(), nil
+}
+
+// Run predicts the run prepared by New; call it once. Keep the Sim to
+// write its logs or timeline afterwards.
+func (s *Sim) Run() *Result {
+	s.run()
+	return s.result()
+}
+
+func (s *Sim) schedule(at Time, e event) {
+	e.at = at
+	e.seq = s.seq
+	s.seq++
+	s.q.push(e)
+}
+
+// resumeAt schedules task t to continue at time at (or now, if earlier).
+func (s *Sim) resumeAt(t *task, at Time) {
+	s.schedule(max(at, s.now), event{kind: evResume, task: t.id})
+}
+
+func (s *Sim) run() {
+	defer s.out.Flush()
+	for s.q.len() > 0 && !s.fatal {
+		if s.opts.MaxEvents > 0 && s.nev >= s.opts.MaxEvents {
+			s.problem(Problem{Kind: "limit", Task: -1,
+				Msg: fmt.Sprintf("stopped after %d events (--max-events) at predicted time %s", s.nev, s.now)})
+			return
+		}
+		e := s.q.pop()
+		s.now = e.at
+		s.nev++
+		switch e.kind {
+		case evResume:
+			s.step(&s.tasks[e.task])
+		case evArrive:
+			s.arrive(e.msg)
+		case evCTS:
+			s.clearToSend(e.msg)
+		case evData:
+			s.dataArrive(e.msg)
+		}
+	}
+	if s.fatal {
+		return
+	}
+	s.finishChecks()
+}
+
+// step runs task t from where it stopped until it blocks, sleeps or ends,
+// turning runtime errors into problems.
+func (s *Sim) step(t *task) {
+	if t.status == done {
+		return
+	}
+	if t.cpuFree > s.now {
+		// The CPU is still busy (handling an incoming message, say).
+		s.resumeAt(t, t.cpuFree)
+		return
+	}
+	err := ir.Catch(func() { t.execute() })
+	if err != nil {
+		var re *ir.RuntimeError
+		sp := lang.Span{}
+		msg := err.Error()
+		if errors.As(err, &re) {
+			sp, msg = re.Span, re.Msg
+		}
+		s.problem(Problem{Kind: "runtime", Task: int64(t.id), Span: sp, Msg: fmt.Sprintf("task %d: %s", t.id, msg)})
+		s.fatal = true
+	}
+}
+
+func (s *Sim) problem(p Problem) { s.problems = append(s.problems, p) }

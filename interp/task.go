@@ -1,0 +1,481 @@
+package interp
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/parley-hpc/parley/ir"
+	"github.com/parley-hpc/parley/lang"
+)
+
+type taskStatus uint8
+
+const (
+	running taskStatus = iota
+	done
+)
+
+// counters are the predeclared per-task counters. Elapsed time is kept as
+// the moment it was last reset, so elapsed_usecs is now minus start.
+type counters struct {
+	start                         Time
+	bytesSent, bytesRecv          int64
+	msgsSent, msgsRecv, bitErrors int64
+}
+
+// stored is a saved set of counters with the elapsed time they read then.
+type stored struct {
+	c       counters
+	elapsed Time
+}
+
+// loopFrame is the state of one loop a task is inside.
+type loopFrame struct {
+	left   int64      // iterations left
+	warm   int64      // warmup iterations left (FOR ... REPETITIONS)
+	phase  loopPhase  // where a loop with warmup is
+	cursor *ir.Cursor // FOR EACH
+	start  Time       // timed loops: when the trial began
+	occ    int64      // timed loops: which entry into the loop this is
+}
+
+type loopPhase uint8
+
+const (
+	phaseWarmup loopPhase = iota
+	phaseSync             // the barrier after the warmup is in progress
+	phaseMain
+	phaseTrial        // timed loops: the trial iteration is next
+	phaseTrialRunning // timed loops: the trial iteration is running
+	phaseAgree        // timed loops: agreeing on the number of iterations
+)
+
+// task is one task's whole state.
+type task struct {
+	ir.Frame
+	sim    *Sim
+	id     int32
+	pc     int32
+	status taskStatus
+	stack  []loopFrame
+	act    *activity // the statement in progress, when it takes several steps
+
+	cpuFree, sendFree, recvFree Time // when the CPU and the NIC's two directions are next free
+
+	cnt    counters
+	stored []stored // STORE THEIR COUNTERS, and warmup brackets
+	mapv   *mapping // the task-to-processor mapping this task sees; nil: identity
+
+	compute, comm Time // time spent computing and in message overheads
+	finish        Time
+
+	asyncPending  int32 // asynchronous operations not yet complete
+	asyncDone     Time  // when the last of them completed
+	awaiting      bool  // blocked in AWAIT COMPLETION
+	deferredMsgs  int64 // asynchronous receives, counted at AWAIT COMPLETION
+	deferredBytes int64
+
+	posted     []*recvReq // posted receives not yet matched, in posting order
+	unexpected []int32    // messages that arrived before their receive, in arrival order
+
+	suppress int32         // > 0 inside warmup repetitions: OUTPUTS and LOGS do nothing
+	entries  map[int]int64 // how often the task has entered each timed loop
+	table    int32         // the current log table
+	log      *taskLog
+	waitOn   waitInfo // what the task is blocked on, for deadlock reports
+
+	total struct{ msgsSent, msgsRecv, bytesSent, bytesRecv, collMsgs, collBytes int64 }
+}
+
+// Counter implements ir.CounterSource.
+func (t *task) Counter(c ir.Counter) float64 {
+	switch c {
+	case ir.ElapsedUsecs:
+		return (t.sim.now - t.cnt.start).Micros()
+	case ir.BytesSent:
+		return float64(t.cnt.bytesSent)
+	case ir.BytesReceived:
+		return float64(t.cnt.bytesRecv)
+	case ir.TotalBytes:
+		return float64(t.cnt.bytesSent + t.cnt.bytesRecv)
+	case ir.MsgsSent:
+		return float64(t.cnt.msgsSent)
+	case ir.MsgsReceived:
+		return float64(t.cnt.msgsRecv)
+	case ir.TotalMsgs:
+		return float64(t.cnt.msgsSent + t.cnt.msgsRecv)
+	}
+	return float64(t.cnt.bitErrors)
+}
+
+// execute runs the task until it must wait or ends.
+func (t *task) execute() {
+	s := t.sim
+	if t.act != nil {
+		if !t.act.run(t) {
+			return
+		}
+		stay := t.act.stay
+		t.act = nil
+		if !stay {
+			t.pc++
+		}
+	}
+	for {
+		in := &s.code[t.pc]
+		switch in.op {
+		case opEnd:
+			t.endTable()
+			t.status = done
+			t.finish = max(s.now, t.cpuFree)
+			return
+		case opTable:
+			t.endTable()
+			t.table = in.table
+		case opSimple:
+			if !t.simple(in.stmt) {
+				return
+			}
+		case opIf:
+			if !in.stmt.(*ir.If).Cond.Holds(&t.Frame) {
+				t.pc = in.target
+				continue
+			}
+		case opJump:
+			t.pc = in.target
+			continue
+		case opLet:
+			t.let(in.stmt.(*ir.Let))
+		case opRepeat:
+			r := in.stmt.(*ir.Repeat)
+			f := loopFrame{left: r.Count.Int(&t.Frame), phase: phaseMain}
+			if r.Warmup != nil || r.Sync {
+				if r.Warmup != nil {
+					f.warm = r.Warmup.Int(&t.Frame)
+				}
+				f.phase = phaseWarmup
+				t.beginWarmup()
+			}
+			t.stack = append(t.stack, f)
+		case opRepeatNext:
+			next, ok := t.repeatNext(in.stmt.(*ir.Repeat))
+			if !ok {
+				return
+			}
+			if !next {
+				t.stack = t.stack[:len(t.stack)-1]
+				t.pc = in.target
+				continue
+			}
+		case opEach:
+			t.stack = append(t.stack, loopFrame{cursor: ir.NewCursor(in.stmt.(*ir.ForEach).Ranges)})
+		case opEachNext:
+			e := in.stmt.(*ir.ForEach)
+			v, ok := t.stack[len(t.stack)-1].cursor.Next(&t.Frame)
+			if !ok {
+				t.stack = t.stack[:len(t.stack)-1]
+				t.pc = in.target
+				continue
+			}
+			t.Slots[e.Slot] = v
+		case opTimed:
+			t.stack = append(t.stack, loopFrame{phase: phaseTrial, occ: t.enter(in.stmt)})
+			t.beginWarmup()
+		case opTimedNext:
+			next, ok := t.timedNext(in.stmt.(*ir.Timed))
+			if !ok {
+				return
+			}
+			if !next {
+				t.stack = t.stack[:len(t.stack)-1]
+				t.pc = in.target
+				continue
+			}
+		}
+		t.pc++
+	}
+}
+
+// beginWarmup starts a stretch whose outputs are suppressed and whose
+// counter changes are undone: coNCePTuaL brackets warmup repetitions
+// between a store and a restore of the counters.
+func (t *task) beginWarmup() {
+	t.suppress++
+	t.store()
+}
+
+func (t *task) endWarmup() {
+	t.suppress--
+	t.restore()
+}
+
+func (t *task) store() {
+	t.stored = append(t.stored, stored{c: t.cnt, elapsed: t.sim.now - t.cnt.start})
+}
+
+// restore winds the counters back to the last store: elapsed time reads
+// what it read then.
+func (t *task) restore() {
+	n := len(t.stored)
+	st := t.stored[n-1]
+	t.stored = t.stored[:n-1]
+	t.cnt = st.c
+	t.cnt.start = t.sim.now - st.elapsed
+}
+
+// repeatNext advances a FOR ... REPETITIONS loop: the warmup repetitions,
+// then the synchronization if asked for, then the counted repetitions. It
+// returns next=true to run the body again, and ok=false if the task must
+// wait (for the synchronization).
+func (t *task) repeatNext(r *ir.Repeat) (next, ok bool) {
+	f := &t.stack[len(t.stack)-1]
+	for {
+		switch f.phase {
+		case phaseWarmup:
+			if f.warm > 0 {
+				f.warm--
+				return true, true
+			}
+			if r.Sync {
+				f.phase = phaseSync
+				t.act = t.sim.barrierAll(t, r)
+				if !t.act.run(t) {
+					return false, false
+				}
+				t.act = nil
+			}
+			f.phase = phaseMain
+			t.endWarmup()
+		case phaseSync:
+			// Resumed after the barrier completed.
+			f.phase = phaseMain
+			t.endWarmup()
+		case phaseMain:
+			if f.left > 0 {
+				f.left--
+				return true, true
+			}
+			return false, true
+		}
+	}
+}
+
+// let binds a LET statement's values.
+func (t *task) let(l *ir.Let) {
+	for _, b := range l.Bindings {
+		switch {
+		case b.Value != nil:
+			t.Slots[b.Slot] = b.Value.Int(&t.Frame)
+		case b.Random != nil:
+			t.Slots[b.Slot] = t.randomTask(b.Random)
+		}
+	}
+}
+
+// randomTask draws A RANDOM TASK from the stream every task shares, so all
+// tasks agree; -1 if no task qualifies.
+func (t *task) randomTask(r *ir.RandomTask) int64 {
+	n := t.G.NumTasks
+	lo, hi := int64(0), n-1
+	exclude := int64(-1)
+	switch r.Kind {
+	case lang.RandomOtherThan:
+		exclude = r.X.Int(&t.Frame)
+	case lang.RandomLessThan:
+		hi = min(hi, r.X.Int(&t.Frame)-1)
+	case lang.RandomGreaterThan:
+		lo = max(lo, r.X.Int(&t.Frame)+1)
+	case lang.RandomIn:
+		lo, hi = max(lo, r.X.Int(&t.Frame)), min(hi, r.Y.Int(&t.Frame))
+	}
+	if r.ButNot != nil {
+		exclude = r.ButNot.Int(&t.Frame)
+	}
+	count := hi - lo + 1
+	if exclude >= lo && exclude <= hi {
+		count--
+	}
+	// Draw even when nothing qualifies, so the shared stream stays in step.
+	draw := t.SyncRand().Uint64()
+	if count <= 0 {
+		return -1
+	}
+	v := lo + int64(draw%uint64(count))
+	if exclude >= lo && exclude <= hi && v >= exclude {
+		v++
+	}
+	return v
+}
+
+// simple executes a simple statement. It returns false when the task must
+// wait; the statement is then finished by t.act (or re-run, for AWAIT
+// COMPLETION) when the task resumes.
+func (t *task) simple(st ir.Stmt) bool {
+	s := t.sim
+	f := &t.Frame
+	switch st := st.(type) {
+	case *ir.Assert:
+		if !st.Cond.Holds(f) {
+			s.problem(Problem{Kind: "assertion", Task: int64(t.id), Span: st.Span(),
+				Msg: fmt.Sprintf("assertion failed on task %d: %s", t.id, st.Msg)})
+			s.fatal = true
+			return false
+		}
+		return true
+	case *ir.Output:
+		if t.suppress == 0 && st.Tasks.Contains(f, int64(t.id), -1) {
+			s.out.WriteString(t.items(st.Items))
+			s.out.WriteByte('\n')
+		}
+		return true
+	case *ir.BackendExec:
+		// The interpreter has no backend code to run.
+		return true
+	case *ir.Log:
+		if t.suppress == 0 && st.Tasks.Contains(f, int64(t.id), -1) && s.opts.Logs {
+			t.logRow(st)
+		}
+		return true
+	case *ir.ComputeAggregates:
+		if t.suppress == 0 && st.Tasks.Contains(f, int64(t.id), -1) && t.log != nil {
+			t.log.flush(t.table)
+		}
+		return true
+	case *ir.Counters:
+		if st.Tasks.Contains(f, int64(t.id), -1) {
+			t.counterOp(st)
+		}
+		return true
+	case *ir.Delay:
+		if !st.Tasks.Contains(f, int64(t.id), -1) {
+			return true
+		}
+		d := usecs(st.Amount, st.Unit, f)
+		if !st.Sleep {
+			d = s.plat.Machine.ComputeFor(int64(t.id), s.g.NumTasks, d)
+		}
+		return t.busy(d)
+	case *ir.Work:
+		if !st.Tasks.Contains(f, int64(t.id), -1) {
+			return true
+		}
+		flops := st.Flops.Int(f)
+		return t.busy(s.plat.Machine.Work(int64(t.id), s.g.NumTasks, flops, st.Memory.Bytes(f)))
+	case *ir.Touch:
+		if !st.Tasks.Contains(f, int64(t.id), -1) {
+			return true
+		}
+		return t.busy(s.plat.Machine.Touch(int64(t.id), s.g.NumTasks, touchBytes(st, f)))
+	case *ir.TouchBuffer, *ir.Assign:
+		// Buffers are not modelled; processor reassignment is handled by
+		// the mapping functions (see assign.go).
+		if a, ok := st.(*ir.Assign); ok {
+			s.assign(t, a)
+		}
+		return true
+	case *ir.Await:
+		if !st.Tasks.Contains(f, int64(t.id), -1) {
+			return true
+		}
+		if t.asyncPending > 0 {
+			t.awaiting = true
+			t.waitOn = waitInfo{kind: waitAwait, stmt: st}
+			return false
+		}
+		t.cnt.msgsRecv += t.deferredMsgs
+		t.cnt.bytesRecv += t.deferredBytes
+		t.deferredMsgs, t.deferredBytes = 0, 0
+		return true
+	}
+	// Communication: statements that may take several steps.
+	a := s.communicate(t, st)
+	if a == nil {
+		return true
+	}
+	t.act = a
+	if !a.run(t) {
+		return false
+	}
+	t.act = nil
+	return true
+}
+
+// busy occupies the CPU for d; the statement is done when the task resumes.
+func (t *task) busy(d Time) bool {
+	if d <= 0 {
+		return true
+	}
+	t.compute += d
+	t.cpuFree = t.sim.now + d
+	t.sim.record(t, spanCompute, t.sim.now, t.cpuFree)
+	t.act = doneActivity
+	t.sim.resumeAt(t, t.cpuFree)
+	return false
+}
+
+// touchBytes is the memory traffic of a TOUCHES statement: every touch
+// reads and writes one item.
+func touchBytes(st *ir.Touch, f *ir.Frame) int64 {
+	region := st.Region.Bytes(f)
+	word := int64(4)
+	var n int64
+	if st.Count != nil {
+		word = ir.UnitBytes(st.CountType, f.G)
+		n = st.Count.Int(f)
+	} else {
+		stride := int64(1)
+		if st.Stride == lang.StrideExplicit {
+			stride = max(1, st.StrideX.Int(f)*ir.UnitBytes(st.StrideType, f.G)/word)
+		}
+		n = region / word / stride
+	}
+	if st.Repeat != nil {
+		n *= st.Repeat.Int(f)
+	}
+	return 2 * n * word
+}
+
+func (t *task) counterOp(st *ir.Counters) {
+	s := t.sim
+	switch st.Op {
+	case lang.ResetCounters:
+		t.cnt = counters{start: s.now}
+	case lang.StoreCounters:
+		t.store()
+	case lang.RestoreCounters:
+		if len(t.stored) == 0 {
+			s.problem(Problem{Kind: "runtime", Task: int64(t.id), Span: st.Span(),
+				Msg: fmt.Sprintf("task %d restores its counters more often than it stores them", t.id)})
+			s.fatal = true
+			return
+		}
+		t.restore()
+	}
+}
+
+// items renders OUTPUTS items: expressions in floating-point context with
+// ten significant digits, as coNCePTuaL's C backend prints them.
+func (t *task) items(items []*ir.Item) string {
+	var b strings.Builder
+	for _, it := range items {
+		switch {
+		case it.X != nil:
+			b.WriteString(formatNumber(it.X.Float(&t.Frame)))
+		case it.ValueOf:
+			b.WriteString(t.sim.logComment(it.Str))
+		default:
+			b.WriteString(it.Str)
+		}
+	}
+	return b.String()
+}
+
+// formatNumber prints like C's "%.10g".
+func formatNumber(v float64) string {
+	if math.IsInf(v, 0) || math.IsNaN(v) {
+		return strconv.FormatFloat(v, 'g', -1, 64)
+	}
+	return strconv.FormatFloat(v, 'g', 10, 64)
+}

@@ -1,0 +1,114 @@
+package interp
+
+import (
+	"github.com/parley-hpc/parley/ir"
+	"github.com/parley-hpc/parley/netmodel"
+)
+
+// A timed loop (FOR n SECONDS ...) must run the same number of iterations
+// on every task, or tasks would stop talking to each other part-way. As in
+// coNCePTuaL's C backend, tasks time a trial iteration and agree: here each
+// task runs one trial iteration (outputs suppressed, counters restored
+// afterwards, like a warmup), all tasks agree on the slowest trial time T
+// with an all-reduce over every task, and the loop then runs
+// max(1, duration/T) iterations, after max(0, warmup/T) warmup iterations
+// and the synchronization if asked for.
+
+type agreeKey struct {
+	stmt int
+	occ  int64
+}
+
+// agreement collects the trial times of one entry into a timed loop.
+type agreement struct {
+	slowest Time
+	reads   int64
+}
+
+// enter counts t's entries into loop st.
+func (t *task) enter(st ir.Stmt) int64 {
+	if t.entries == nil {
+		t.entries = map[int]int64{}
+	}
+	n := t.entries[st.ID()]
+	t.entries[st.ID()] = n + 1
+	return n
+}
+
+// timedNext advances a timed loop; see repeatNext for the results.
+func (t *task) timedNext(tm *ir.Timed) (next, ok bool) {
+	s := t.sim
+	f := &t.stack[len(t.stack)-1]
+	key := agreeKey{tm.ID(), f.occ}
+	for {
+		switch f.phase {
+		case phaseTrial:
+			f.phase = phaseTrialRunning
+			f.start = s.now
+			return true, true
+		case phaseTrialRunning:
+			a := s.agree[key]
+			if a == nil {
+				a = &agreement{}
+				s.agree[key] = a
+			}
+			a.slowest = max(a.slowest, s.now-f.start)
+			f.phase = phaseAgree
+			t.act = &activity{stmt: tm, stay: true, calls: []collCall{{
+				op: netmodel.Allreduce, group: &group{all: true, n: int(s.g.NumTasks)}, bytes: 8, tag: collectiveTag(tm, 0)}}}
+			if !t.act.run(t) {
+				return false, false
+			}
+			t.act = nil
+		case phaseAgree:
+			// Every task has contributed once the all-reduce completes.
+			a := s.agree[key]
+			a.reads++
+			if a.reads == s.g.NumTasks {
+				delete(s.agree, key)
+			}
+			per := max(a.slowest, 1)
+			f.left = max(1, int64(usecs(tm.Amount, tm.Unit, &t.Frame)/per))
+			if tm.Warmup != nil {
+				f.warm = int64(usecs(tm.Warmup, tm.WarmupUnit, &t.Frame) / per)
+			}
+			f.phase = phaseWarmup
+		case phaseWarmup:
+			if f.warm > 0 {
+				f.warm--
+				return true, true
+			}
+			if tm.Sync {
+				f.phase = phaseSync
+				t.act = s.barrierAll(t, tm)
+				if !t.act.run(t) {
+					return false, false
+				}
+				t.act = nil
+			}
+			f.phase = phaseMain
+			t.endWarmup()
+		case phaseSync:
+			f.phase = phaseMain
+			t.endWarmup()
+		case phaseMain:
+			if f.left > 0 {
+				f.left--
+				return true, true
+			}
+			return false, true
+		}
+	}
+}
+
+// usecs evaluates an amount of a time unit as a duration.
+func usecs(e ir.Expr, u interface{ Micros() int64 }, f *ir.Frame) Time {
+	return Time(e.Int(f)) * Time(u.Micros()) * Microsecond
+}
+
+// barrierAll is the synchronization of AND A SYNCHRONIZATION: a barrier
+// over every task.
+func (s *Sim) barrierAll(t *task, st ir.Stmt) *activity {
+	return &activity{stmt: st, stay: true, calls: []collCall{{
+		op: netmodel.Barrier, group: &group{all: true, n: int(s.g.NumTasks)}, tag: collectiveTag(st, 2)}}}
+}

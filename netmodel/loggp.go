@@ -1,0 +1,53 @@
+package netmodel
+
+// The LogGOPS costs of one message of n bytes, following LogGOPSim: the
+// sender's CPU is busy o + (n-1)O and its NIC g + (n-1)G; the first byte
+// arrives L after the sender's o; the receiver's CPU is busy
+// o + max((n-1)O, (n-1)G) (the message is only complete once its last byte
+// is in) and its NIC g + (n-1)G. A message of n bytes costs (n-1) per-byte
+// units because the first byte is covered by the per-message terms;
+// empty and one-byte messages cost the same.
+//
+// Messages larger than Eager bytes use a rendezvous: the sender's request
+// (an empty message) travels L to the receiver; once a matching receive is
+// posted the receiver's clear-to-send travels L back; then the data moves
+// as above. Control messages cost latency only.
+
+func rest(n int64) int64 { return max(n-1, 0) }
+
+// SendCPU is the sender's CPU time for an n-byte message: o + (n-1)O.
+func (p *LogGP) SendCPU(n int64) Duration { return p.Overhead + p.ByteOverhead.Times(rest(n)) }
+
+// SendNIC is the time before the sender's NIC can inject another message:
+// g + (n-1)G.
+func (p *LogGP) SendNIC(n int64) Duration { return p.Gap + p.ByteGap.Times(rest(n)) }
+
+// RecvCPU is the receiver's CPU time for an n-byte message:
+// o + max((n-1)O, (n-1)G).
+func (p *LogGP) RecvCPU(n int64) Duration {
+	return p.Overhead + max(p.ByteOverhead.Times(rest(n)), p.ByteGap.Times(rest(n)))
+}
+
+// RecvNIC is the time before the receiver's NIC can take another message:
+// g + (n-1)G.
+func (p *LogGP) RecvNIC(n int64) Duration { return p.SendNIC(n) }
+
+// Rendezvous reports whether an n-byte message uses the rendezvous protocol.
+func (p *LogGP) Rendezvous(n int64) bool { return n > p.Eager }
+
+// Transit is the time from the end of the sender's o to the arrival of the
+// first byte: L.
+func (p *LogGP) Transit() Duration { return p.Latency }
+
+// OneWay is the closed-form time of one eager message between idle tasks,
+// from the sender starting to the receiver finishing: o + L + o +
+// max((n-1)O, (n-1)G). Tests use it to check the simulator.
+func (p *LogGP) OneWay(n int64) Duration {
+	return p.Overhead + p.Latency + p.RecvCPU(n)
+}
+
+// DataCosts are the per-byte parts of an n-byte message: the CPU's (n-1)O
+// and the wire's (n-1)G. A rendezvous charges them when the data moves.
+func (p *LogGP) DataCosts(n int64) (cpu, wire Duration) {
+	return p.ByteOverhead.Times(rest(n)), p.ByteGap.Times(rest(n))
+}
