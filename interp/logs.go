@@ -27,6 +27,7 @@ type logCol struct {
 	fn      logfile.Func
 	pct     float64
 	raw     []float64 // values since the last aggregation
+	stmt    *ir.Log   // where the column is logged, for errors
 	rows    []string  // aggregated values
 }
 
@@ -67,7 +68,7 @@ func (t *task) logRow(st *ir.Log) {
 		}
 		col := tab.cols[c.Index]
 		if col == nil {
-			col = &logCol{heading: c.Heading, fn: aggregateOf(c)}
+			col = &logCol{heading: c.Heading, fn: aggregateOf(c), stmt: st}
 			if c.ValueOf {
 				col.heading = t.sim.logComment(c.Heading)
 			}
@@ -104,7 +105,7 @@ func (l *taskLog) flush(top int32) {
 		default:
 			v, err := logfile.Aggregate(c.fn, c.raw, c.pct)
 			if err != nil {
-				panic(&ir.RuntimeError{Msg: err.Error()})
+				panic(&ir.RuntimeError{Span: c.stmt.Span(), Msg: fmt.Sprintf("column %q: %v; log it with an aggregate (THE MEAN OF ...) or add COMPUTES AGGREGATES after each value", c.heading, err)})
 			}
 			c.rows = append(c.rows, logfile.Number(v))
 		}

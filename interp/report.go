@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 	"text/tabwriter"
 )
 
@@ -45,7 +46,7 @@ type Counters struct {
 func (r *Result) OK() bool { return len(r.Problems) == 0 }
 
 func (s *Sim) result() *Result {
-	r := &Result{Program: s.prog.Lang.File, Platform: s.plat.Name, NumTasks: s.g.NumTasks, Seed: s.g.Seed, Events: s.nev, Problems: s.problems}
+	r := &Result{Program: s.prog.Lang.File, Platform: s.plat.Name, NumTasks: s.g.NumTasks, Seed: s.g.Seed, Events: s.nev, Problems: s.problemList()}
 	r.Tasks = make([]TaskStats, len(s.tasks))
 	for i := range s.tasks {
 		t := &s.tasks[i]
@@ -143,8 +144,14 @@ func (r *Result) WriteSummary(w io.Writer, show int) {
 		}
 		tw.Flush()
 	}
-	for _, p := range r.Problems {
-		fmt.Fprintf(w, "%s: %s\n", p.Kind, p.Error())
+	if len(r.Problems) > 0 {
+		var kinds []string
+		for _, p := range r.Problems {
+			if !slices.Contains(kinds, p.Kind) {
+				kinds = append(kinds, p.Kind)
+			}
+		}
+		fmt.Fprintf(w, "Problems: %s\n", strings.Join(kinds, ", "))
 	}
 }
 

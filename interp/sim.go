@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 
 	"github.com/parley-hpc/parley/ir"
 	"github.com/parley-hpc/parley/lang"
@@ -60,10 +62,11 @@ type Sim struct {
 	patterns patternCache
 	agree    map[agreeKey]*agreement // timed-loop agreements in progress
 
-	out      *bufio.Writer
-	problems []Problem
-	fatal    bool // an assertion or runtime error stopped the run
-	timeline []span
+	out          *bufio.Writer
+	problems     []Problem
+	problemCount map[string]int64 // by kind, including those not kept
+	fatal        bool             // an assertion or runtime error stopped the run
+	timeline     []span
 }
 
 // ErrHelp is returned when the program's arguments ask for its help text.
@@ -185,4 +188,28 @@ func (s *Sim) step(t *task) {
 	}
 }
 
-func (s *Sim) problem(p Problem) { s.problems = append(s.problems, p) }
+// maxProblemsPerKind bounds the problems kept of each kind: a mistake
+// repeated on a million tasks is reported a few times and then counted.
+const maxProblemsPerKind = 8
+
+func (s *Sim) problem(p Problem) {
+	if s.problemCount == nil {
+		s.problemCount = map[string]int64{}
+	}
+	s.problemCount[p.Kind]++
+	if s.problemCount[p.Kind] <= maxProblemsPerKind {
+		s.problems = append(s.problems, p)
+	}
+}
+
+// problemList returns the problems kept, each kind followed by a count of
+// the ones left out.
+func (s *Sim) problemList() []Problem {
+	out := slices.Clone(s.problems)
+	for _, kind := range slices.Sorted(maps.Keys(s.problemCount)) {
+		if n := s.problemCount[kind] - maxProblemsPerKind; n > 0 {
+			out = append(out, Problem{Kind: kind, Task: -1, Msg: fmt.Sprintf("... and %d more %s problem(s) like these", n, kind)})
+		}
+	}
+	return out
+}

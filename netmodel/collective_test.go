@@ -604,6 +604,79 @@ func TestCollectiveStepFormulas(t *testing.T) {
 	}
 }
 
+// The step order and sizes follow MPICH's code, checked by hand: here for
+// ranks that exercise the non-power-of-two handling, a non-zero root, uneven
+// blocks and empty pieces. Each step is written [>to:bytes <from:bytes +reduce].
+func TestCollectiveMPICHOrder(t *testing.T) {
+	tests := []struct {
+		c    Collective
+		alg  Algorithm
+		want []string // by rank
+	}{
+		{Collective{Op: Bcast, N: 6, Root: 2, Bytes: 10}, "scatter_ring_allgather", []string{
+			"[<2:2] [>1:2 <5:2] [>1:2 <5:2] [>1:2 <5:2] [>1:2 <5:2] [>1:2 <5:0]",
+			"[>2:0 <0:2] [>2:2 <0:2] [>2:2 <0:2] [>2:2 <0:2] [>2:2 <0:2]",
+			"[>0:2] [>4:4] [>3:2] [>3:2 <1:0] [>3:0 <1:2] [>3:2 <1:2] [>3:2 <1:2] [>3:2 <1:2]",
+		}},
+		{Collective{Op: Bcast, N: 8, Root: 3, Bytes: 21}, "scatter_recursive_doubling_allgather", []string{
+			"[<7:3] [>7:3 <7:3] [>2:6 <2:3] [>4:9 <4:12]",
+			"[<7:3] [>2:3 <2:0] [>7:3 <7:6] [>5:9 <5:12]",
+			"[>1:0 <1:3] [>0:3 <0:6] [>6:9 <6:12]",
+			"[>7:9] [>5:6] [>4:3] [>4:3 <4:3] [>5:6 <5:6] [>7:12 <7:9]",
+		}},
+		{Collective{Op: Reduce, N: 6, Root: 3, Bytes: 13}, "rabenseifner", []string{
+			"[<1:13 +13] [>2:6 <2:7 +7] [>4:3 <4:4 +4] [>3:4]",
+			"[>0:13]",
+			"[<3:13 +13] [>0:7 <0:6 +6] [>5:3 <5:3 +3] [<5:3] [>3:6]",
+			"[>2:13] [<0:4] [<4:3] [<2:6]",
+			"[>5:6 <5:7 +7] [>0:4 <0:3 +3] [>3:3]",
+			"[>4:7 <4:6 +6] [>2:3 <2:3 +3] [>2:3]",
+		}},
+		{Collective{Op: Allreduce, N: 6, Bytes: 13}, "rabenseifner", []string{
+			"[>1:13] [<1:13]",
+			"[<0:13 +13] [>3:6 <3:7 +7] [>4:3 <4:4 +4] [>4:4 <4:3] [>3:7 <3:6] [>0:13]",
+		}},
+		{Collective{Op: ReduceScatter, N: 6, Bytes: 13}, "recursive_halving", []string{
+			"[>1:13] [<1:3]",
+			"[<0:13 +13] [>4:4 <4:9 +9] [>3:4 <3:5 +5] [>0:3]",
+			"[>3:13] [<3:2]",
+			"[<2:13 +13] [>5:4 <5:9 +9] [>1:5 <1:4 +4] [>2:2]",
+		}},
+		{Collective{Op: Allreduce, N: 4, Bytes: 13}, "ring", []string{
+			"[>1:1 <3:4 +4] [>1:4 <3:4 +4] [>1:4 <3:4 +4] [>1:4 <3:1] [>1:1 <3:4] [>1:4 <3:4]",
+		}},
+		{Collective{Op: Gather, N: 6, Root: 2, Bytes: 1}, "binomial", []string{
+			"[<1:1] [>2:2]", "[>0:1]", "[<3:1] [<4:2] [<0:2]",
+		}},
+		{Collective{Op: Gather, N: 4, Root: 2, Bytes: 1}, "linear", []string{"[>2:1]", "[>2:1]", "[<0:1] [<1:1] [<3:1]"}},
+		{Collective{Op: Allgather, N: 6, Bytes: 1}, "bruck", []string{"[>5:1 <1:1] [>4:2 <2:2] [>2:2 <4:2]"}},
+		{Collective{Op: Alltoall, N: 6, Bytes: 1}, "bruck", []string{"[>1:3 <5:3] [>2:2 <4:2] [>4:2 <2:2]"}},
+		{Collective{Op: Alltoall, N: 4, Bytes: 1}, "scattered", []string{"[>3:1 <1:1] [>2:1 <2:1] [>1:1 <3:1]"}},
+	}
+	for _, tt := range tests {
+		for r, want := range tt.want {
+			steps, err := Plan(tt.c, tt.alg, r)
+			var got []string
+			for _, s := range steps {
+				var b strings.Builder
+				if s.SendTo >= 0 {
+					fmt.Fprintf(&b, " >%d:%d", s.SendTo, s.SendBytes)
+				}
+				if s.RecvFrom >= 0 {
+					fmt.Fprintf(&b, " <%d:%d", s.RecvFrom, s.RecvBytes)
+				}
+				if s.Reduce != 0 {
+					fmt.Fprintf(&b, " +%d", s.Reduce)
+				}
+				got = append(got, "["+b.String()[1:]+"]")
+			}
+			if g := strings.Join(got, " "); err != nil || g != want {
+				t.Errorf("%v %s N=%d root %d rank %d:\n got %s %v\nwant %s", tt.c.Op, tt.alg, tt.c.N, tt.c.Root, r, g, err, want)
+			}
+		}
+	}
+}
+
 // collTotal adds up the bytes a plan sends or receives.
 func collTotal(plan []Step, send bool) int64 {
 	var sum int64
