@@ -74,6 +74,7 @@ func (a *activity) run(t *task) bool {
 			mode := modeBlocking
 			if op.async {
 				mode = modeAsync
+				t.issueAsync(a.stmt)
 			}
 			a.k++
 			if s.send(t, op.peer, op.bytes, op.tag, true, mode, a.stmt) && !op.async {
@@ -89,6 +90,7 @@ func (a *activity) run(t *task) bool {
 		req := &recvReq{owner: t, src: op.peer, tag: op.tag, bytes: op.bytes, counted: true, stmt: a.stmt}
 		if op.async {
 			req.mode = modeAsync
+			t.issueAsync(a.stmt)
 		}
 		a.k++
 		pending, doneAt := s.postRecv(t, req)
@@ -186,6 +188,15 @@ func (s *Sim) collective(t *task, a *activity, call *collCall) bool {
 		c.recvPosted, c.sendPosted, c.reduced, c.stepDone = false, false, false, 0
 	}
 	return true
+}
+
+// issueAsync notes an asynchronous operation that an AWAIT COMPLETION
+// must follow.
+func (t *task) issueAsync(st ir.Stmt) {
+	if t.unawaited == 0 {
+		t.unawaitedAt = st
+	}
+	t.unawaited++
 }
 
 // busyFor occupies the CPU for d within a statement that continues

@@ -63,13 +63,9 @@ func (s *Sim) finishChecks() {
 			}
 			s.problem(p)
 		}
-		if t.asyncPending > 0 || len(t.posted) > 0 {
-			n := max(int(t.asyncPending), len(t.posted))
-			p := Problem{Kind: "unawaited", Task: int64(i),
-				Msg: fmt.Sprintf("task %d finished with %d asynchronous operation(s) never completed by AWAIT COMPLETION", i, n)}
-			if len(t.posted) > 0 && t.posted[0].stmt != nil {
-				p.Span = t.posted[0].stmt.Span()
-			}
+		if t.unawaited > 0 {
+			p := Problem{Kind: "unawaited", Task: int64(i), Span: t.unawaitedAt.Span(),
+				Msg: fmt.Sprintf("task %d finished with %d asynchronous operation(s) that no AWAIT COMPLETION followed", i, t.unawaited)}
 			s.problem(p)
 		}
 	}
@@ -78,6 +74,13 @@ func (s *Sim) finishChecks() {
 // deadlock reports the tasks that can never finish, and a cycle of tasks
 // waiting for each other if there is one.
 func (s *Sim) deadlock(stuck []int32) {
+	// Rendezvous requests still waiting for a receive, by sender.
+	unmatched := map[int32][]int32{}
+	for id := range s.msgs {
+		if m := &s.msgs[id]; m.link != nil && m.rendezvous && m.recv == nil {
+			unmatched[m.src] = append(unmatched[m.src], m.dst)
+		}
+	}
 	waitsFor := func(t *task) []int32 {
 		switch t.waitOn.kind {
 		case waitRecv, waitSend, waitColl:
@@ -87,13 +90,7 @@ func (s *Sim) deadlock(stuck []int32) {
 			for _, r := range t.posted {
 				out = append(out, r.src)
 			}
-			for id := range s.msgs {
-				m := &s.msgs[id]
-				if m.link != nil && m.src == t.id && m.rendezvous && m.recv == nil {
-					out = append(out, m.dst)
-				}
-			}
-			return out
+			return append(out, unmatched[t.id]...)
 		}
 		return nil
 	}

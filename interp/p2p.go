@@ -148,11 +148,6 @@ func (t *task) match(src int32, tag int64) *recvReq {
 func (s *Sim) arrive(id int32) {
 	m := &s.msgs[id]
 	r := &s.tasks[m.dst]
-	if r.status == done {
-		m.readyAt = s.now
-		r.unexpected = append(r.unexpected, id)
-		return
-	}
 	if m.rendezvous {
 		// A request costs the receiver nothing; it waits for a receive.
 		if req := r.match(m.src, m.tag); req != nil {
@@ -164,11 +159,16 @@ func (s *Sim) arrive(id int32) {
 		r.unexpected = append(r.unexpected, id)
 		return
 	}
-	if start := max(r.cpuFree, r.recvFree); start > s.now {
-		s.schedule(start, event{kind: evArrive, msg: id})
-		return
+	ready := s.now
+	if r.status != done {
+		if start := max(r.cpuFree, r.recvFree); start > s.now {
+			s.schedule(start, event{kind: evArrive, msg: id})
+			return
+		}
+		ready = s.absorb(r, m)
 	}
-	ready := s.absorb(r, m)
+	// A finished task's CPU does no more work, but an asynchronous receive
+	// it never awaited still takes the message.
 	if req := r.match(m.src, m.tag); req != nil {
 		s.freeMsg(id)
 		s.recvDone(r, req, ready)

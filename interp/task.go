@@ -74,7 +74,9 @@ type task struct {
 	asyncPending  int32 // asynchronous operations not yet complete
 	asyncDone     Time  // when the last of them completed
 	awaiting      bool  // blocked in AWAIT COMPLETION
-	deferredMsgs  int64 // asynchronous receives, counted at AWAIT COMPLETION
+	unawaited     int32   // asynchronous operations issued since the last AWAIT COMPLETION
+	unawaitedAt   ir.Stmt // the first of them
+	deferredMsgs  int64   // asynchronous receives, counted at AWAIT COMPLETION
 	deferredBytes int64
 
 	posted     []*recvReq // posted receives not yet matched, in posting order
@@ -384,6 +386,7 @@ func (t *task) simple(st ir.Stmt) bool {
 			t.waitOn = waitInfo{kind: waitAwait, stmt: st}
 			return false
 		}
+		t.unawaited, t.unawaitedAt = 0, nil
 		t.cnt.msgsRecv += t.deferredMsgs
 		t.cnt.bytesRecv += t.deferredBytes
 		t.deferredMsgs, t.deferredBytes = 0, 0

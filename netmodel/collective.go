@@ -44,7 +44,8 @@ type Step struct {
 // Default-selection thresholds of MPICH 3.x and of the CVAR-driven
 // selection that MPICH 4.x keeps (mpir_coll_sched_auto.c), with the CVARs
 // that set them. MPICH 4.x's blocking collectives select from a JSON tuning
-// file (maint/tuning/coll/mpir/generic.json) that mostly agrees with them.
+// file (maint/tuning/coll/mpir/generic.json) that mostly agrees with them;
+// it differs on Allreduce, going to Rabenseifner above 8 bytes, not 2048.
 const (
 	collBcastShortMsgSize        = 12288  // MPIR_CVAR_BCAST_SHORT_MSG_SIZE
 	collBcastLongMsgSize         = 524288 // MPIR_CVAR_BCAST_LONG_MSG_SIZE
@@ -87,9 +88,9 @@ const (
 //     MPIR_CVAR_ALLTOALL_MEDIUM_MSG_SIZE (32768); else pairwise. With Sizes:
 //     scattered (MPICH's Alltoallv).
 //
-// Parley knows bytes, not element counts, so "count >= pof2" is tested as
-// Bytes >= pof2, as if elements were single bytes: that is the only case in
-// which it certainly holds whatever the datatype.
+// Parley knows bytes, not element counts (count <= Bytes), so MPICH's
+// fallback to the tree algorithms when count < pof2 is applied when
+// Bytes < pof2, the case in which it holds whatever the datatype.
 func Choose(c Collective) Algorithm {
 	n, b := c.N, c.Bytes
 	switch c.Op {
@@ -251,16 +252,6 @@ func Plan(c Collective, alg Algorithm, r int) ([]Step, error) {
 	return p.steps, nil
 }
 
-// collPlan is Plan that also returns what each step sends (see collSpan),
-// for tests.
-func collPlan(c Collective, alg Algorithm, r int) ([]Step, []collSpan, error) {
-	p, err := collNewPlanner(c, alg, r, true)
-	if err != nil || p == nil {
-		return nil, nil, err
-	}
-	return p.steps, p.spans, nil
-}
-
 // collNewPlanner validates its arguments and plans r's steps. It returns a
 // nil planner when there is nothing to do.
 func collNewPlanner(c Collective, alg Algorithm, r int, trace bool) (*collPlanner, error) {
@@ -373,8 +364,10 @@ func (p *collPlanner) reserve(n int) {
 }
 
 // rel returns r's rank relative to the root; abs is its inverse.
-func (p *collPlanner) rel() int         { return (p.r - p.c.Root + p.c.N) % p.c.N }
-func (p *collPlanner) abs(rel int) int  { return (rel + p.c.Root) % p.c.N }
+func (p *collPlanner) rel() int        { return (p.r - p.c.Root + p.c.N) % p.c.N }
+func (p *collPlanner) abs(rel int) int { return (rel + p.c.Root) % p.c.N }
+
+// mod wraps a rank computed as r+i or r-i around the N ranks.
 func (p *collPlanner) mod(rank int) int { return ((rank % p.c.N) + p.c.N) % p.c.N }
 
 // blockSpan returns the bytes of the blocks of ranks first, first+1, ...,

@@ -32,7 +32,16 @@ func collTakesSizes(op Op, alg Algorithm) bool {
 
 func collReduces(op Op) bool { return op == Reduce || op == Allreduce || op == ReduceScatter }
 
-func ceilLog2(n int) int { return bits.Len(uint(n - 1)) }
+func collCeilLog2(n int) int { return bits.Len(uint(n - 1)) }
+
+// collPlan is Plan that also returns what each step sends (see collSpan).
+func collPlan(c Collective, alg Algorithm, r int) ([]Step, []collSpan, error) {
+	p, err := collNewPlanner(c, alg, r, true)
+	if err != nil || p == nil {
+		return nil, nil, err
+	}
+	return p.steps, p.spans, nil
+}
 
 // collExec runs the plans of all ranks with blocking steps and follows the
 // data: state[r][u] is the set of ranks whose contribution to unit u rank r
@@ -53,7 +62,7 @@ type collMsg struct {
 	round int
 }
 
-func newCollExec(c Collective, alg Algorithm) (*collExec, error) {
+func collNewExec(c Collective, alg Algorithm) (*collExec, error) {
 	e := &collExec{c: c, plans: make([][]Step, c.N), spans: make([][]collSpan, c.N)}
 	for r := range c.N {
 		steps, spans, err := collPlan(c, alg, r)
@@ -423,7 +432,7 @@ func collCheck(c Collective, alg Algorithm) error {
 		}
 		return fmt.Errorf("error %v, want one: %t", err, wantErr)
 	}
-	e, err := newCollExec(c, alg)
+	e, err := collNewExec(c, alg)
 	if err != nil {
 		return err
 	}
@@ -436,24 +445,42 @@ func collCheck(c Collective, alg Algorithm) error {
 	return e.checkResult()
 }
 
-// The executor must catch broken plans: a plan whose data or pairing is
-// wrong must fail.
+// The executor must catch broken plans. The Rabenseifner allreduce over 6
+// ranks has sitters 0 and 2; ranks 4 and 5 start with an exchange.
 func TestCollectiveExecutorCatchesErrors(t *testing.T) {
-	c := Collective{Op: Allreduce, N: 6, Bytes: 12}
+	allreduce := Collective{Op: Allreduce, N: 6, Bytes: 12}
 	for _, tt := range []struct {
 		name    string
+		c       Collective
+		alg     Algorithm
 		corrupt func(e *collExec)
+		want    string
 	}{
-		{"lost step", func(e *collExec) { e.plans[3] = e.plans[3][1:]; e.spans[3] = e.spans[3][1:] }},
-		{"wrong size", func(e *collExec) { e.plans[2][1].SendBytes--; e.plans[2][1].Reduce = 0 }},
-		{"no reduce", func(e *collExec) { e.plans[4][0].Reduce = 0 }},
-		{"wrong data", func(e *collExec) { e.spans[5][1].first = 0 }},
-		{"swapped steps", func(e *collExec) {
-			e.plans[5][1], e.plans[5][2] = e.plans[5][2], e.plans[5][1]
-			e.spans[5][1], e.spans[5][2] = e.spans[5][2], e.spans[5][1]
-		}},
+		{"size mismatch", allreduce, "rabenseifner", func(e *collExec) { e.plans[1][1].SendBytes-- }, "which receives"},
+		{"lost step", allreduce, "rabenseifner", func(e *collExec) { e.plans[3], e.spans[3] = e.plans[3][1:], e.spans[3][1:] }, "which receives"},
+		{"receive before send", allreduce, "rabenseifner", func(e *collExec) {
+			for _, r := range []int{4, 5} { // split the first exchange in two steps
+				s := e.plans[r][0]
+				recv := Step{SendTo: -1, RecvFrom: s.RecvFrom, RecvBytes: s.RecvBytes, Reduce: s.Reduce}
+				send := Step{SendTo: s.SendTo, SendBytes: s.SendBytes, RecvFrom: -1}
+				e.plans[r] = slices.Insert(e.plans[r][1:], 0, recv, send)
+				e.spans[r] = slices.Insert(e.spans[r], 0, collSpan{})
+			}
+		}, "deadlock"},
+		{"not reduced", allreduce, "rabenseifner", func(e *collExec) { e.plans[4][0].Reduce = 0 }, "ends with"},
+		{"reduced twice", allreduce, "rabenseifner", func(e *collExec) { e.plans[1][3].Reduce = e.plans[1][3].RecvBytes }, "twice"},
+		{"wrong block", allreduce, "rabenseifner", func(e *collExec) { e.spans[5][1].first = 0 }, "rank"},
+		{"sends before it has", Collective{Op: Bcast, N: 6, Root: 2, Bytes: 4}, "binomial", func(e *collExec) {
+			e.plans[4][0], e.plans[4][1] = e.plans[4][1], e.plans[4][0]
+			e.spans[4][0], e.spans[4][1] = e.spans[4][1], e.spans[4][0]
+		}, "does not hold"},
+		{"early barrier exit", Collective{Op: Barrier, N: 5}, "dissemination", func(e *collExec) {
+			for r := range e.plans {
+				e.plans[r], e.spans[r] = e.plans[r][:2], e.spans[r][:2]
+			}
+		}, "before ranks"},
 	} {
-		e, err := newCollExec(c, "rabenseifner")
+		e, err := collNewExec(tt.c, tt.alg)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -465,8 +492,8 @@ func TestCollectiveExecutorCatchesErrors(t *testing.T) {
 		if err == nil {
 			err = e.checkResult()
 		}
-		if err == nil {
-			t.Errorf("%s: not caught", tt.name)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: got %v, want an error with %q", tt.name, err, tt.want)
 		}
 	}
 }
@@ -503,13 +530,13 @@ func collPlans(t *testing.T, c Collective, alg Algorithm) [][]Step {
 
 func TestCollectiveStepFormulas(t *testing.T) {
 	for n := 2; n <= 64; n++ {
-		lg := ceilLog2(n)
+		lg := collCeilLog2(n)
 		const unit = 8
 		b := int64(n * unit) // divisible by N: blocks of unit bytes
 
 		// Binomial bcast: the root sends lg times and the tree is lg deep.
 		c := Collective{Op: Bcast, N: n, Root: n / 3, Bytes: 10}
-		e, err := newCollExec(c, "binomial")
+		e, err := collNewExec(c, "binomial")
 		if err != nil || e.run() != nil {
 			t.Fatalf("bcast N=%d: %v", n, err)
 		}
@@ -690,7 +717,7 @@ func collTotal(plan []Step, send bool) int64 {
 	return sum
 }
 
-func TestChoose(t *testing.T) {
+func TestCollectiveChoose(t *testing.T) {
 	tests := []struct {
 		c    Collective
 		want Algorithm
@@ -750,7 +777,7 @@ func TestChoose(t *testing.T) {
 	}
 }
 
-func TestAlgorithms(t *testing.T) {
+func TestCollectiveAlgorithms(t *testing.T) {
 	for _, op := range collAllOps {
 		algs := Algorithms(op)
 		if len(algs) == 0 {
@@ -775,7 +802,7 @@ func TestAlgorithms(t *testing.T) {
 	}
 }
 
-func TestPlanErrors(t *testing.T) {
+func TestCollectivePlanErrors(t *testing.T) {
 	sizes := func(int, int) int64 { return 1 }
 	tests := []struct {
 		c    Collective
@@ -809,7 +836,7 @@ func TestPlanErrors(t *testing.T) {
 
 // Plan is O(steps) for one rank: at N = 1,000,000 it only allocates the
 // steps it returns.
-func TestPlanHugeN(t *testing.T) {
+func TestCollectiveHugeN(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plans of a million steps")
 	}

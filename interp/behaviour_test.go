@@ -1,0 +1,342 @@
+package interp_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/parley-hpc/parley/interp"
+	"github.com/parley-hpc/parley/logfile"
+)
+
+// problem runs src and returns its only problem of the given kind.
+func problem(t *testing.T, src string, n int64, kind string) interp.Problem {
+	t.Helper()
+	res, _ := run(t, src, n, platform(t, ""))
+	for _, p := range res.Problems {
+		if p.Kind == kind {
+			return p
+		}
+	}
+	t.Fatalf("no %s problem; got %v", kind, res.Problems)
+	return interp.Problem{}
+}
+
+func TestDeadlockCycle(t *testing.T) {
+	p := problem(t, "ALL TASKS t SEND A 1 KILOBYTE MESSAGE TO TASK (t + 1) MOD num_tasks", 4, "deadlock")
+	if !strings.Contains(p.Msg, "0 -> 3 -> 2 -> 1 -> 0") {
+		t.Errorf("no cycle in %q", p.Msg)
+	}
+	if p.Span.Start.Line != 1 || p.Span.Start.Col != 1 {
+		t.Errorf("deadlock reported at %v, want 1:1", p.Span.Start)
+	}
+	if !strings.Contains(p.Msg, "task 2 waits to receive from task 1 at test.parley:1:1") {
+		t.Errorf("no per-task wait in %q", p.Msg)
+	}
+}
+
+func TestDeadlockLongCycleIsElided(t *testing.T) {
+	p := problem(t, "ALL TASKS t SEND A 1 KILOBYTE MESSAGE TO TASK (t + 1) MOD num_tasks", 1000, "deadlock")
+	if !strings.Contains(p.Msg, "0 -> 999 -> 998") || !strings.Contains(p.Msg, "... -> ") || !strings.Contains(p.Msg, "and 994 more") {
+		t.Errorf("long cycle not summarised: %q", p.Msg)
+	}
+	if len(p.Msg) > 2000 {
+		t.Errorf("deadlock report of %d bytes", len(p.Msg))
+	}
+}
+
+func TestDeadlockOnFinishedTask(t *testing.T) {
+	p := problem(t, "TASK 0 RECEIVES A 4 BYTE MESSAGE FROM TASK 1", 2, "deadlock")
+	if !strings.Contains(p.Msg, "task 0 waits to receive from task 1, which has finished") {
+		t.Errorf("got %q", p.Msg)
+	}
+	// A rendezvous send waits for its receiver.
+	p = problem(t, "TASK 0 SENDS A 1 MEGABYTE MESSAGE TO UNSUSPECTING TASK 1", 2, "deadlock")
+	if !strings.Contains(p.Msg, "task 0 waits for task 1 to receive its message, which has finished") {
+		t.Errorf("got %q", p.Msg)
+	}
+}
+
+func TestUnreceivedAndUnawaited(t *testing.T) {
+	p := problem(t, "TASK 0 SENDS A 1 KILOBYTE MESSAGE TO UNSUSPECTING TASK 1", 2, "unreceived")
+	if p.Task != 1 || !strings.Contains(p.Msg, "1 from task 0") || p.Span.Start.Line != 1 {
+		t.Errorf("got %+v", p)
+	}
+	src := "TASK 0 SENDS A 1 KILOBYTE MESSAGE TO TASK 1 THEN\nTASK 0 ASYNCHRONOUSLY SENDS A 1 KILOBYTE MESSAGE TO TASK 1"
+	res, _ := run(t, src, 2, platform(t, ""))
+	var tasks []int64
+	for _, p := range res.Problems {
+		if p.Kind != "unawaited" || p.Span.Start.Line != 2 {
+			t.Errorf("unexpected %+v", p)
+		}
+		tasks = append(tasks, p.Task)
+	}
+	if !cmp.Equal(tasks, []int64{0, 1}) {
+		t.Errorf("unawaited on tasks %v, want both", tasks)
+	}
+	runOK(t, src+" THEN\nALL TASKS AWAIT COMPLETION", 2, platform(t, ""))
+}
+
+func TestAssertionAndRuntimeError(t *testing.T) {
+	p := problem(t, "ALL TASKS SLEEP FOR 1 SECOND THEN\nASSERT THAT \"need 3 tasks\" WITH num_tasks = 3", 2, "assertion")
+	if p.Span.Start.Line != 2 || !strings.Contains(p.Msg, "need 3 tasks") {
+		t.Errorf("got %+v", p)
+	}
+	p = problem(t, "TASK 0 OUTPUTS 1 / (num_tasks - 2)", 2, "runtime")
+	if p.Span.Start.Line != 1 || !strings.Contains(p.Msg, "divi") {
+		t.Errorf("got %+v", p)
+	}
+}
+
+func TestMaxEvents(t *testing.T) {
+	res, err := interp.Run(build(t, "loop.parley", "FOR 1000000000 REPETITIONS ALL TASKS SYNCHRONIZE"),
+		interp.Options{NumTasks: 4, Platform: platform(t, ""), MaxEvents: 5000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Problems) != 1 || res.Problems[0].Kind != "limit" || res.Events != 5000 {
+		t.Errorf("events %d, problems %v", res.Events, res.Problems)
+	}
+}
+
+// A timed loop runs a trial iteration (undone in the counters), agrees on
+// the slowest trial time T, then runs max(1, duration/T) iterations.
+func TestTimedLoop(t *testing.T) {
+	plat := platform(t, "")
+	res, out := runOK(t, `
+FOR 100 MICROSECONDS TASK 0 SENDS A 0 BYTE MESSAGE TO TASK 1 THEN
+TASK 1 OUTPUTS msgs_received`, 2, plat)
+	// T is task 1's trial: one one-way time, 7us; 100/7 = 14 iterations.
+	if got := res.Tasks[0].MsgsSent; got != 15 {
+		t.Errorf("task 0 sent %d messages, want 1 trial + 14", got)
+	}
+	if out != "14\n" {
+		t.Errorf("msgs_received after the loop = %q, want 14", out)
+	}
+}
+
+func TestWarmupAndStoredCounters(t *testing.T) {
+	res, out := runOK(t, `
+FOR 3 REPETITIONS PLUS 2 WARMUP REPETITIONS AND A SYNCHRONIZATION
+  TASK 0 SENDS A 1 KILOBYTE MESSAGE TO TASK 1 THEN
+TASK 0 OUTPUTS "after the loop: " AND msgs_sent AND " " AND bytes_sent THEN
+TASK 0 STORES ITS COUNTERS THEN
+TASK 0 SENDS A 10 BYTE MESSAGE TO TASK 1 THEN
+TASK 0 OUTPUTS "stored then sent: " AND msgs_sent THEN
+TASK 0 RESTORES ITS COUNTERS THEN
+TASK 0 OUTPUTS "restored: " AND msgs_sent AND " " AND total_bytes`, 2, platform(t, ""))
+	want := "after the loop: 3 3072\nstored then sent: 4\nrestored: 3 3072\n"
+	if out != want {
+		t.Errorf("output:\n%s\nwant:\n%s", out, want)
+	}
+	if res.Tasks[0].MsgsSent != 6 {
+		t.Errorf("task 0 sent %d messages in all, want 2 warmups + 3 + 1", res.Tasks[0].MsgsSent)
+	}
+}
+
+func TestAsyncReceiveCountedAtAwait(t *testing.T) {
+	_, out := runOK(t, `
+TASK 1 ASYNCHRONOUSLY RECEIVES A 64 BYTE MESSAGE FROM TASK 0 THEN
+TASK 0 SENDS A 64 BYTE MESSAGE TO UNSUSPECTING TASK 1 THEN
+TASK 1 SLEEPS FOR 1 SECOND THEN
+TASK 1 OUTPUTS msgs_received AND " " AND bytes_received THEN
+TASK 1 AWAITS COMPLETION THEN
+TASK 1 OUTPUTS msgs_received AND " " AND bytes_received`, 2, platform(t, ""))
+	if out != "0 0\n1 64\n" {
+		t.Errorf("output %q", out)
+	}
+}
+
+func TestMatchingBySourceAndTag(t *testing.T) {
+	runOK(t, `
+TASK 0 SENDS A 10 BYTE MESSAGE USING TAG 1 TO UNSUSPECTING TASK 1 THEN
+TASK 0 SENDS A 20 BYTE MESSAGE USING TAG 2 TO UNSUSPECTING TASK 1 THEN
+TASK 1 RECEIVES A 20 BYTE MESSAGE USING TAG 2 FROM TASK 0 THEN
+TASK 1 RECEIVES A 10 BYTE MESSAGE USING TAG 1 FROM TASK 0`, 2, platform(t, ""))
+	p := problem(t, `
+TASK 0 SENDS A 10 BYTE MESSAGE USING TAG 1 TO UNSUSPECTING TASK 1 THEN
+TASK 1 RECEIVES A 10 BYTE MESSAGE USING TAG 3 FROM TASK 0`, 2, "deadlock")
+	if p.Span.Start.Line != 3 {
+		t.Errorf("deadlock at %v, want line 3", p.Span.Start)
+	}
+}
+
+func TestOutputsAndRandomSeed(t *testing.T) {
+	src := `
+LET r BE A RANDOM TASK WHILE
+  ALL TASKS t OUTPUTS "task " AND t AND " picks " AND r AND " and draws " AND RANDOM_UNIFORM(0, 1000)`
+	outs := map[uint64]string{}
+	for _, seed := range []uint64{1, 1, 2} {
+		var out bytes.Buffer
+		res, err := interp.Run(build(t, "rand.parley", src), interp.Options{NumTasks: 4, Platform: platform(t, ""), Seed: seed, Output: &out})
+		if err != nil || !res.OK() {
+			t.Fatal(err, res.Problems)
+		}
+		if prev, ok := outs[seed]; ok && prev != out.String() {
+			t.Errorf("seed %d gave different outputs:\n%s\n%s", seed, prev, out.String())
+		}
+		outs[seed] = out.String()
+	}
+	if outs[1] == outs[2] {
+		t.Errorf("seeds 1 and 2 gave the same output:\n%s", outs[1])
+	}
+	// Every task agrees on the random task.
+	picks := regexp.MustCompile(`picks (\d+)`).FindAllStringSubmatch(outs[1], -1)
+	if len(picks) != 4 {
+		t.Fatalf("output %q", outs[1])
+	}
+	for _, p := range picks {
+		if p[1] != picks[0][1] {
+			t.Errorf("tasks disagree on A RANDOM TASK: %q", outs[1])
+		}
+	}
+}
+
+// TestDeterministic: the same program, platform and seed give identical
+// results, down to every task's statistics and the timeline.
+func TestDeterministic(t *testing.T) {
+	src := `
+FOR 5 REPETITIONS {
+  LET hot BE A RANDOM TASK WHILE
+    TASKS t SUCH THAT t <> hot ASYNCHRONOUSLY SEND A 100 KILOBYTE MESSAGE TO TASK hot THEN
+  ALL TASKS AWAIT COMPLETION THEN
+  ALL TASKS COMPUTE FOR RANDOM_UNIFORM(1, 100) MICROSECONDS THEN
+  ALL TASKS REDUCE 100 DOUBLEWORDS
+}`
+	p := build(t, "det.parley", src)
+	var results []*interp.Result
+	var timelines []string
+	for range 2 {
+		sim, err := interp.New(p, interp.Options{NumTasks: 12, Platform: platform(t, ""), Seed: 7, Timeline: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		results = append(results, sim.Run())
+		var tl bytes.Buffer
+		sim.WriteTimeline(&tl)
+		timelines = append(timelines, tl.String())
+	}
+	if diff := cmp.Diff(results[0], results[1]); diff != "" {
+		t.Errorf("two runs differ:\n%s", diff)
+	}
+	if timelines[0] != timelines[1] {
+		t.Error("timelines differ")
+	}
+}
+
+func TestLogs(t *testing.T) {
+	p := build(t, "logs.parley", `
+FOR EACH i IN {1, ..., 4}
+  TASK 0 LOGS THE MEAN OF i AS "mean" AND i AS "all" AND A HISTOGRAM OF i MOD 2 AS "parity".
+ALL TASKS LOG elapsed_usecs AS "time"`)
+	sim, err := interp.New(p, interp.Options{NumTasks: 2, Platform: platform(t, ""), Logs: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res := sim.Run(); !res.OK() {
+		t.Fatal(res.Problems)
+	}
+	dir := t.TempDir()
+	if err := sim.WriteLogs(dir, "logs"); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "logs-0.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(data)
+	for _, want := range []string{"predicted by the loggp network model", "# Number of tasks: 2", "# Rank (0<=P<tasks): 0", "#     FOR EACH i IN {1, ..., 4}", "# Program exited normally."} {
+		if !strings.Contains(text, want) {
+			t.Errorf("log lacks %q:\n%s", want, text)
+		}
+	}
+	f, err := logfile.Read(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []logfile.Table{
+		{Columns: []logfile.Column{
+			{Heading: "mean", Label: "(mean)", Rows: []string{"2.5"}},
+			{Heading: "all", Label: "(all data)", Rows: []string{"1", "2", "3", "4"}},
+			{Heading: "parity", Label: logfile.Label(logfile.Histogram, 0), Hist: true, Rows: []string{"0", "2", "1", "2"}},
+		}},
+		{Columns: []logfile.Column{{Heading: "time", Label: "(all data)", Rows: []string{"0"}}}},
+	}
+	if diff := cmp.Diff(want, f.Tables); diff != "" {
+		t.Errorf("task 0's tables (-want +got):\n%s", diff)
+	}
+	data, _ = os.ReadFile(filepath.Join(dir, "logs-1.log"))
+	f, _ = logfile.Read(bytes.NewReader(data))
+	if len(f.Tables) != 1 || f.Tables[0].Columns[0].Heading != "time" {
+		t.Errorf("task 1's tables: %+v", f.Tables)
+	}
+}
+
+func TestJSONAndTimeline(t *testing.T) {
+	p := build(t, "pp.parley", "TASK 0 COMPUTES FOR 10 MICROSECONDS THEN TASK 0 SENDS A 1000 BYTE MESSAGE TO TASK 1")
+	sim, err := interp.New(p, interp.Options{NumTasks: 2, Platform: platform(t, ""), Timeline: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := sim.Run()
+	var js bytes.Buffer
+	if err := res.WriteJSON(&js); err != nil {
+		t.Fatal(err)
+	}
+	var summary struct {
+		Predicted float64 `json:"predicted_us"`
+		Tasks     int64   `json:"tasks"`
+		PerTask   []struct {
+			Finish  float64 `json:"finish_us"`
+			Compute float64 `json:"compute_us"`
+			Wait    float64 `json:"wait_us"`
+			Sent    int64   `json:"msgs_sent"`
+		} `json:"per_task"`
+		Problems []any `json:"problems"`
+	}
+	if err := json.Unmarshal(js.Bytes(), &summary); err != nil {
+		t.Fatal(err)
+	}
+	// 10us of compute, then o + L + o + 999 ns.
+	if summary.Predicted != 17.999 || summary.Tasks != 2 || len(summary.PerTask) != 2 || summary.Problems == nil {
+		t.Errorf("summary %+v", summary)
+	}
+	if pt := summary.PerTask[1]; pt.Finish != 17.999 || pt.Wait != 17.999-1.999 || summary.PerTask[0].Compute != 10 || summary.PerTask[0].Sent != 1 {
+		t.Errorf("per task %+v", summary.PerTask)
+	}
+	var tl bytes.Buffer
+	if err := sim.WriteTimeline(&tl); err != nil {
+		t.Fatal(err)
+	}
+	var trace struct {
+		Events []struct {
+			Name string  `json:"name"`
+			Ph   string  `json:"ph"`
+			Tid  int     `json:"tid"`
+			Ts   float64 `json:"ts"`
+			Dur  float64 `json:"dur"`
+		} `json:"traceEvents"`
+	}
+	if err := json.Unmarshal(tl.Bytes(), &trace); err != nil {
+		t.Fatalf("timeline is not JSON: %v\n%s", err, tl.String())
+	}
+	var spans []string
+	for _, e := range trace.Events {
+		if e.Ph == "X" {
+			spans = append(spans, e.Name+"@"+itoa(int64(e.Tid))+":"+formatUs(e.Ts)+"+"+formatUs(e.Dur))
+		}
+	}
+	want := []string{"compute@0:0+10", "send overhead@0:10+1", "receive overhead@1:16+1.999"}
+	if diff := cmp.Diff(want, spans); diff != "" {
+		t.Errorf("timeline spans (-want +got):\n%s", diff)
+	}
+}
+
+func formatUs(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
