@@ -71,9 +71,9 @@ type task struct {
 	compute, comm Time // time spent computing and in message overheads
 	finish        Time
 
-	asyncPending  int32 // asynchronous operations not yet complete
-	asyncDone     Time  // when the last of them completed
-	awaiting      bool  // blocked in AWAIT COMPLETION
+	asyncPending  int32   // asynchronous operations not yet complete
+	asyncDone     Time    // when the last of them completed
+	awaiting      bool    // blocked in AWAIT COMPLETION
 	unawaited     int32   // asynchronous operations issued since the last AWAIT COMPLETION
 	unawaitedAt   ir.Stmt // the first of them
 	deferredMsgs  int64   // asynchronous receives, counted at AWAIT COMPLETION
