@@ -40,13 +40,60 @@ type activity struct {
 	stay  bool // belongs to a loop instruction, which runs again when it is done
 }
 
+// newActivity returns an empty activity for st, reusing a finished one:
+// every task starts one per communication statement.
+func (s *Sim) newActivity(st ir.Stmt) *activity {
+	var a *activity
+	if n := len(s.actPool); n > 0 {
+		a = s.actPool[n-1]
+		s.actPool = s.actPool[:n-1]
+	} else {
+		a = &activity{}
+	}
+	a.stmt = st
+	return a
+}
+
+// freeActivity returns a to the pool, dropping what it refers to.
+func (s *Sim) freeActivity(a *activity) {
+	if a == doneActivity {
+		return
+	}
+	clear(a.calls)
+	*a = activity{ops: a.ops[:0], calls: a.calls[:0]}
+	s.actPool = append(s.actPool, a)
+}
+
+// nonEmpty returns a, or nil (freeing a) if it has nothing to do.
+func (s *Sim) nonEmpty(a *activity) *activity {
+	if len(a.ops) == 0 && len(a.calls) == 0 {
+		s.freeActivity(a)
+		return nil
+	}
+	return a
+}
+
+// endActivity finishes the task's current statement.
+func (t *task) endActivity() {
+	t.sim.freeActivity(t.act)
+	t.act = nil
+}
+
 // doneActivity finishes at once; a task that only waits for its CPU (after
 // COMPUTE, say) resumes with it.
 var doneActivity = &activity{}
 
-// collState is a task's progress through one collective call.
+// collState is a task's progress through one collective call. The plan
+// is fetched a window of steps at a time (see netmodel.Planner), so a
+// million tasks inside a collective at once hold a few steps each.
 type collState struct {
-	steps      []netmodel.Step
+	spec       netmodel.Collective
+	alg        netmodel.Algorithm
+	rank       int
+	win        [planWindow]netmodel.Step
+	base, nwin int             // win holds steps base..base+nwin-1
+	full       []netmodel.Step // the whole plan, when it is long
+	total      int
 	k          int
 	recvPosted bool
 	sendPosted bool
@@ -87,7 +134,7 @@ func (a *activity) run(t *task) bool {
 			}
 			continue
 		}
-		req := &recvReq{owner: t, src: op.peer, tag: op.tag, bytes: op.bytes, counted: true, stmt: a.stmt}
+		req := s.newReq(recvReq{owner: t, src: op.peer, tag: op.tag, bytes: op.bytes, counted: true, stmt: a.stmt})
 		if op.async {
 			req.mode = modeAsync
 			t.issueAsync(a.stmt)
@@ -111,7 +158,10 @@ func (a *activity) run(t *task) bool {
 			return false
 		}
 		a.ci++
-		a.coll = nil
+		if a.coll != nil {
+			s.collPool = append(s.collPool, a.coll)
+			a.coll = nil
+		}
 	}
 	return true
 }
@@ -132,19 +182,24 @@ func (s *Sim) collective(t *task, a *activity, call *collCall) bool {
 		if !ok {
 			alg = netmodel.Choose(spec)
 		}
-		steps, err := netmodel.Plan(spec, alg, rank)
+		c = s.newCollState()
+		c.spec, c.alg, c.rank = spec, alg, rank
+		var err error
+		c.nwin, c.total, err = s.planner.Window(spec, alg, rank, 0, c.win[:])
+		if err == nil && c.total > maxWindowed {
+			c.full, err = netmodel.Plan(spec, alg, rank)
+		}
 		if err != nil {
 			panic(&ir.RuntimeError{Span: a.stmt.Span(), Msg: fmt.Sprintf("%s with the %s algorithm: %v", call.op, alg, err)})
 		}
-		c = &collState{steps: steps}
 		a.coll = c
 	}
-	for c.k < len(c.steps) {
-		st := &c.steps[c.k]
+	for c.k < c.total {
+		st := c.step(&s.planner, c.k)
 		if st.RecvFrom >= 0 && !c.recvPosted {
 			c.recvPosted = true
 			src := s.proc(t, call.group.task(st.RecvFrom))
-			req := &recvReq{owner: t, src: src, tag: call.tag, bytes: st.RecvBytes, mode: modeStep, stmt: a.stmt}
+			req := s.newReq(recvReq{owner: t, src: src, tag: call.tag, bytes: st.RecvBytes, mode: modeStep, stmt: a.stmt})
 			if pending, doneAt := s.postRecv(t, req); pending {
 				c.pending++
 			} else {
@@ -197,6 +252,33 @@ func (t *task) issueAsync(st ir.Stmt) {
 		t.unawaitedAt = st
 	}
 	t.unawaited++
+}
+
+const (
+	planWindow  = 4  // steps fetched at a time
+	maxWindowed = 64 // longer plans are fetched whole
+)
+
+func (s *Sim) newCollState() *collState {
+	if n := len(s.collPool); n > 0 {
+		c := s.collPool[n-1]
+		s.collPool = s.collPool[:n-1]
+		*c = collState{}
+		return c
+	}
+	return &collState{}
+}
+
+// step returns step k of the plan, fetching the window it is in.
+func (c *collState) step(pl *netmodel.Planner, k int) *netmodel.Step {
+	if c.full != nil {
+		return &c.full[k]
+	}
+	if k < c.base || k >= c.base+c.nwin {
+		c.base = k
+		c.nwin, _, _ = pl.Window(c.spec, c.alg, c.rank, k, c.win[:])
+	}
+	return &c.win[k-c.base]
 }
 
 // busyFor occupies the CPU for d within a statement that continues

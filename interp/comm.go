@@ -35,16 +35,17 @@ func (s *Sim) communicate(t *task, st ir.Stmt) *activity {
 // calls makes an activity of collective calls, or nil if t is in none of
 // their groups.
 func (s *Sim) calls(t *task, st ir.Stmt, calls ...collCall) *activity {
-	var mine []collCall
+	a := s.newActivity(st)
 	for _, c := range calls {
 		if c.group.rank(t.Task) >= 0 && c.group.n > 1 {
-			mine = append(mine, c)
+			a.calls = append(a.calls, c)
 		}
 	}
-	if len(mine) == 0 {
+	if len(a.calls) == 0 {
+		s.freeActivity(a)
 		return nil
 	}
-	return &activity{stmt: st, calls: mine}
+	return a
 }
 
 // evalMessage evaluates a message description with the variables bound as
@@ -59,14 +60,14 @@ func evalMessage(m *ir.Message, f *ir.Frame) (count, bytes, tag int64) {
 func (s *Sim) sendStmt(t *task, st *ir.Send) *activity {
 	f := &t.Frame
 	me := t.Task
-	var ops []p2pOp
+	a := s.newActivity(st)
 	if !st.Unsuspecting {
 		for _, v := range s.sendersTo(t, st, st.Source, st.Target) {
 			st.Source.Contains(f, v, -1)
 			st.Target.Contains(f, me, v)
 			count, bytes, tag := evalMessage(st.Recv, f)
 			if count > 0 {
-				ops = append(ops, p2pOp{peer: s.proc(t, v), async: st.RecvAsync, count: count, bytes: bytes, tag: tag})
+				a.ops = append(a.ops, p2pOp{peer: s.proc(t, v), async: st.RecvAsync, count: count, bytes: bytes, tag: tag})
 			}
 		}
 	}
@@ -74,15 +75,12 @@ func (s *Sim) sendStmt(t *task, st *ir.Send) *activity {
 		st.Target.Each(f, me, func(d int64) bool {
 			count, bytes, tag := evalMessage(st.Msg, f)
 			if count > 0 {
-				ops = append(ops, p2pOp{peer: s.proc(t, d), send: true, async: st.Async, count: count, bytes: bytes, tag: tag})
+				a.ops = append(a.ops, p2pOp{peer: s.proc(t, d), send: true, async: st.Async, count: count, bytes: bytes, tag: tag})
 			}
 			return true
 		})
 	}
-	if len(ops) == 0 {
-		return nil
-	}
-	return &activity{stmt: st, ops: ops}
+	return s.nonEmpty(a)
 }
 
 // receiveStmt: an explicit RECEIVE. Its variables may flow either way;
@@ -91,15 +89,15 @@ func (s *Sim) sendStmt(t *task, st *ir.Send) *activity {
 func (s *Sim) receiveStmt(t *task, st *ir.Receive) *activity {
 	f := &t.Frame
 	me := t.Task
-	var ops []p2pOp
+	if s.patterns.receiverFirst(st) && !st.Receivers.Contains(f, me, -1) {
+		return nil
+	}
+	a := s.newActivity(st)
 	if s.patterns.receiverFirst(st) {
-		if !st.Receivers.Contains(f, me, -1) {
-			return nil
-		}
 		st.Senders.Each(f, me, func(v int64) bool {
 			count, bytes, tag := evalMessage(st.Msg, f)
 			if count > 0 {
-				ops = append(ops, p2pOp{peer: s.proc(t, v), async: st.Async, count: count, bytes: bytes, tag: tag})
+				a.ops = append(a.ops, p2pOp{peer: s.proc(t, v), async: st.Async, count: count, bytes: bytes, tag: tag})
 			}
 			return true
 		})
@@ -109,14 +107,11 @@ func (s *Sim) receiveStmt(t *task, st *ir.Receive) *activity {
 			st.Receivers.Contains(f, me, v)
 			count, bytes, tag := evalMessage(st.Msg, f)
 			if count > 0 {
-				ops = append(ops, p2pOp{peer: s.proc(t, v), async: st.Async, count: count, bytes: bytes, tag: tag})
+				a.ops = append(a.ops, p2pOp{peer: s.proc(t, v), async: st.Async, count: count, bytes: bytes, tag: tag})
 			}
 		}
 	}
-	if len(ops) == 0 {
-		return nil
-	}
-	return &activity{stmt: st, ops: ops}
+	return s.nonEmpty(a)
 }
 
 // multicastStmt: each source, in ascending order, broadcasts to itself and
@@ -316,7 +311,7 @@ func (g *group) equal(h *group) bool {
 func (s *Sim) groupOf(t *task, st ir.Stmt, phase int, set *ir.TaskSet, extra []int64) *group {
 	n := s.g.NumTasks
 	if set.Kind == ir.AllSet || set.Kind == ir.OthersSet && len(extra) == 1 {
-		return &group{all: true, n: int(n)}
+		return s.everyone
 	}
 	key, ok := s.patterns.key(t, st, phase, set, nil, extra)
 	if ok {
@@ -340,7 +335,7 @@ func (s *Sim) groupOf(t *task, st ir.Stmt, phase int, set *ir.TaskSet, extra []i
 	members = slices.Compact(members)
 	g := &group{n: len(members), members: members}
 	if int64(len(members)) == n {
-		g = &group{all: true, n: int(n)}
+		g = s.everyone
 	}
 	if ok {
 		s.patterns.putGroup(key, g)

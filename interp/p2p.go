@@ -1,6 +1,8 @@
 package interp
 
 import (
+	"fmt"
+
 	"github.com/parley-hpc/parley/ir"
 	"github.com/parley-hpc/parley/netmodel"
 )
@@ -39,12 +41,33 @@ type message struct {
 	stmt       ir.Stmt
 }
 
+// newReq returns a receive request holding r, reusing a completed one.
+func (s *Sim) newReq(r recvReq) *recvReq {
+	if n := len(s.reqPool); n > 0 {
+		p := s.reqPool[n-1]
+		s.reqPool = s.reqPool[:n-1]
+		*p = r
+		return p
+	}
+	p := new(recvReq)
+	*p = r
+	return p
+}
+
+func (s *Sim) freeReq(r *recvReq) {
+	*r = recvReq{}
+	s.reqPool = append(s.reqPool, r)
+}
+
 func (s *Sim) newMsg(m message) int32 {
 	if n := len(s.freeMsgs); n > 0 {
 		id := s.freeMsgs[n-1]
 		s.freeMsgs = s.freeMsgs[:n-1]
 		s.msgs[id] = m
 		return id
+	}
+	if len(s.msgs) >= maxID {
+		panic(&ir.RuntimeError{Span: m.stmt.Span(), Msg: fmt.Sprintf("more than %d messages in flight", maxID)})
 	}
 	s.msgs = append(s.msgs, m)
 	return int32(len(s.msgs) - 1)
@@ -88,7 +111,7 @@ func (s *Sim) send(t *task, dst int32, bytes, tag int64, counted bool, mode reqM
 	t.comm += cpu
 	s.record(t, spanSend, s.now, t.cpuFree)
 	id := s.newMsg(m)
-	s.schedule(s.now+link.Overhead+link.Latency, event{kind: evArrive, msg: id})
+	s.schedule(s.now+link.Overhead+link.Latency, makeEvent(evArrive, id))
 	if counted {
 		t.cnt.msgsSent++
 		t.cnt.bytesSent += bytes
@@ -114,12 +137,13 @@ func (s *Sim) postRecv(t *task, req *recvReq) (pending bool, doneAt Time) {
 			doneAt = max(s.now, m.readyAt)
 			s.freeMsg(id)
 			s.recvCounters(t, req)
+			s.freeReq(req)
 			return false, doneAt
 		}
 		// A waiting rendezvous request: clear it to send; the receive
 		// completes when the data arrives.
 		m.recv = req
-		s.schedule(s.now+m.link.Latency, event{kind: evCTS, msg: id})
+		s.schedule(s.now+m.link.Latency, makeEvent(evCTS, id))
 		if req.mode == modeAsync {
 			t.asyncPending++
 		}
@@ -152,7 +176,7 @@ func (s *Sim) arrive(id int32) {
 		// A request costs the receiver nothing; it waits for a receive.
 		if req := r.match(m.src, m.tag); req != nil {
 			m.recv = req
-			s.schedule(s.now+m.link.Latency, event{kind: evCTS, msg: id})
+			s.schedule(s.now+m.link.Latency, makeEvent(evCTS, id))
 			return
 		}
 		m.readyAt = s.now
@@ -162,7 +186,7 @@ func (s *Sim) arrive(id int32) {
 	ready := s.now
 	if r.status != done {
 		if start := max(r.cpuFree, r.recvFree); start > s.now {
-			s.schedule(start, event{kind: evArrive, msg: id})
+			s.schedule(start, makeEvent(evArrive, id))
 			return
 		}
 		ready = s.absorb(r, m)
@@ -195,7 +219,7 @@ func (s *Sim) clearToSend(id int32) {
 	m := &s.msgs[id]
 	t := &s.tasks[m.src]
 	if start := max(t.cpuFree, t.sendFree); start > s.now {
-		s.schedule(start, event{kind: evCTS, msg: id})
+		s.schedule(start, makeEvent(evCTS, id))
 		return
 	}
 	cpu, wire := m.link.DataCosts(m.bytes)
@@ -203,7 +227,7 @@ func (s *Sim) clearToSend(id int32) {
 	t.sendFree = s.now + m.link.SendNIC(m.bytes)
 	t.comm += cpu
 	s.record(t, spanSend, s.now, s.now+max(cpu, wire))
-	s.schedule(s.now+m.link.Latency, event{kind: evData, msg: id})
+	s.schedule(s.now+m.link.Latency, makeEvent(evData, id))
 	s.notify(t, m.sendMode, s.now+max(cpu, wire))
 }
 
@@ -212,7 +236,7 @@ func (s *Sim) dataArrive(id int32) {
 	m := &s.msgs[id]
 	r := &s.tasks[m.dst]
 	if start := max(r.cpuFree, r.recvFree); start > s.now {
-		s.schedule(start, event{kind: evData, msg: id})
+		s.schedule(start, makeEvent(evData, id))
 		return
 	}
 	ready := s.absorb(r, m)
@@ -225,6 +249,7 @@ func (s *Sim) dataArrive(id int32) {
 func (s *Sim) recvDone(t *task, req *recvReq, at Time) {
 	s.recvCounters(t, req)
 	s.notify(t, req.mode, at)
+	s.freeReq(req)
 }
 
 // recvCounters updates the counters for a completed receive: at once for a

@@ -5,6 +5,9 @@ import "github.com/parley-hpc/parley/netmodel"
 // Time is simulated time in picoseconds.
 type Time = netmodel.Duration
 
+// Microsecond is one microsecond of simulated time.
+const Microsecond = netmodel.Microsecond
+
 // eventKind says what an event does when it fires.
 type eventKind uint8
 
@@ -15,66 +18,133 @@ const (
 	evData                    // a rendezvous message's data reaches its receiver
 )
 
-// event is a queue entry; seq breaks ties so that events at the same time
-// fire in the order they were scheduled, which makes runs deterministic.
-type event struct {
-	at   Time
-	seq  uint64
-	kind eventKind
-	task int32 // evResume
-	msg  int32 // the others: index into the message pool
-}
+// maxID is the largest task or message number an event can carry: the
+// kind takes the top two bits.
+const maxID = 1<<30 - 1
 
-func (a *event) before(b *event) bool {
-	return a.at < b.at || (a.at == b.at && a.seq < b.seq)
-}
+// event is what to do when a time comes: kind<<30 | id, where id is a task
+// (evResume) or a message index (the others).
+type event uint32
 
-// eventQueue is a 4-ary min-heap of events stored by value: no allocation
-// per event, and shallower than a binary heap.
+func makeEvent(kind eventKind, id int32) event { return event(uint32(kind)<<30 | uint32(id)) }
+
+func (e event) kind() eventKind { return eventKind(e >> 30) }
+func (e event) id() int32       { return int32(e & maxID) }
+
+// eventQueue hands out events in order of time and, at equal times, in the
+// order they were scheduled, so a run is a pure function of its inputs.
+//
+// SPMD programs make thousands of events fall on the same picosecond (every
+// task finishing the same step at once), so events are kept in buckets of
+// one time each, in scheduling order, and only the buckets sit in a heap: a
+// push is usually an append and a pop a slice read. A small cache finds
+// the latest bucket for a time; on a miss a new bucket is opened, and the
+// heap orders buckets of equal time by when they were opened, which is the
+// order of their events.
 type eventQueue struct {
-	h []event
+	heap    []slot   // 4-ary min-heap: shallower than a binary heap
+	buckets []bucket // indexed by slot.bucket
+	free    []uint32 // drained buckets, kept with their capacity
+	recent  [1024]uint32
+	seq     uint32 // opening order, compared with wraparound
+	n       int
 }
 
-func (q *eventQueue) len() int { return len(q.h) }
+// slot is a bucket's place in the heap: 16 bytes, four to a cache line.
+type slot struct {
+	at     Time
+	seq    uint32
+	bucket uint32
+}
 
-func (q *eventQueue) push(e event) {
-	q.h = append(q.h, e)
-	i := len(q.h) - 1
+type bucket struct {
+	at     Time
+	events []event
+	head   int
+	open   bool // in the heap
+}
+
+func (a *slot) before(b *slot) bool {
+	return a.at < b.at || (a.at == b.at && int32(a.seq-b.seq) < 0)
+}
+
+func (q *eventQueue) len() int { return q.n }
+
+func (q *eventQueue) push(at Time, e event) {
+	q.n++
+	h := uint32(uint64(at)*0x9E3779B97F4A7C15>>54) % uint32(len(q.recent))
+	if r := q.recent[h]; r != 0 {
+		if b := &q.buckets[r-1]; b.open && b.at == at {
+			b.events = append(b.events, e)
+			return
+		}
+	}
+	var i uint32
+	if n := len(q.free); n > 0 {
+		i = q.free[n-1]
+		q.free = q.free[:n-1]
+	} else {
+		q.buckets = append(q.buckets, bucket{})
+		i = uint32(len(q.buckets) - 1)
+	}
+	b := &q.buckets[i]
+	b.at, b.open, b.head = at, true, 0
+	b.events = append(b.events[:0], e)
+	q.recent[h] = i + 1
+	q.heap = append(q.heap, slot{at: at, seq: q.seq, bucket: i})
+	q.seq++
+	q.up(len(q.heap) - 1)
+}
+
+// pop removes the next event and returns it with its time.
+func (q *eventQueue) pop() (Time, event) {
+	q.n--
+	top := &q.heap[0]
+	b := &q.buckets[top.bucket]
+	e := b.events[b.head]
+	b.head++
+	at := b.at
+	if b.head == len(b.events) {
+		b.open = false
+		q.free = append(q.free, top.bucket)
+		last := len(q.heap) - 1
+		q.heap[0] = q.heap[last]
+		q.heap = q.heap[:last]
+		q.down(0)
+	}
+	return at, e
+}
+
+func (q *eventQueue) up(i int) {
+	h := q.heap
 	for i > 0 {
 		p := (i - 1) / 4
-		if !q.h[i].before(&q.h[p]) {
+		if !h[i].before(&h[p]) {
 			break
 		}
-		q.h[i], q.h[p] = q.h[p], q.h[i]
+		h[i], h[p] = h[p], h[i]
 		i = p
 	}
 }
 
-func (q *eventQueue) pop() event {
-	top := q.h[0]
-	last := len(q.h) - 1
-	q.h[0] = q.h[last]
-	q.h = q.h[:last]
-	i := 0
+func (q *eventQueue) down(i int) {
+	h := q.heap
+	n := len(h)
 	for {
 		first := 4*i + 1
-		if first >= last {
-			break
+		if first >= n {
+			return
 		}
-		min := first
-		for c := first + 1; c < first+4 && c < last; c++ {
-			if q.h[c].before(&q.h[min]) {
-				min = c
+		m := first
+		for c := first + 1; c < first+4 && c < n; c++ {
+			if h[c].before(&h[m]) {
+				m = c
 			}
 		}
-		if !q.h[min].before(&q.h[i]) {
-			break
+		if !h[m].before(&h[i]) {
+			return
 		}
-		q.h[i], q.h[min] = q.h[min], q.h[i]
-		i = min
+		h[i], h[m] = h[m], h[i]
+		i = m
 	}
-	return top
 }
-
-// Microsecond is one microsecond of simulated time.
-const Microsecond = netmodel.Microsecond

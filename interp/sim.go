@@ -53,11 +53,15 @@ type Sim struct {
 	slots []int64 // every task's variable slots, NumSlots apiece
 	q     eventQueue
 	now   Time
-	seq   uint64
 	nev   int64 // events processed
 
 	msgs     []message
 	freeMsgs []int32
+	actPool  []*activity
+	collPool []*collState
+	reqPool  []*recvReq
+	everyone *group // the group of all tasks
+	planner  netmodel.Planner
 
 	patterns patternCache
 	agree    map[agreeKey]*agreement // timed-loop agreements in progress
@@ -77,8 +81,8 @@ func New(p *ir.Program, opts Options) (*Sim, error) {
 	if opts.Platform == nil {
 		return nil, errors.New("interp: no platform")
 	}
-	if opts.NumTasks > 1<<31-1 {
-		return nil, fmt.Errorf("at most %d tasks", 1<<31-1)
+	if opts.NumTasks > maxID {
+		return nil, fmt.Errorf("at most %d tasks", maxID)
 	}
 	m := &opts.Platform.Machine
 	g, err := p.Configure(ir.Config{NumTasks: opts.NumTasks, Args: opts.Args, Seed: opts.Seed, IntSize: m.IntSize, PageSize: m.PageSize})
@@ -87,6 +91,7 @@ func New(p *ir.Program, opts Options) (*Sim, error) {
 	}
 	s := &Sim{prog: p, code: compile(p), opts: opts, g: g, plat: opts.Platform, agree: map[agreeKey]*agreement{}}
 	s.patterns.init(p)
+	s.everyone = &group{all: true, n: int(opts.NumTasks)}
 	out := opts.Output
 	if out == nil {
 		out = io.Discard
@@ -101,7 +106,7 @@ func New(p *ir.Program, opts Options) (*Sim, error) {
 		t.id = int32(i)
 		t.Frame = ir.Frame{G: g, Slots: s.slots[i*p.NumSlots : (i+1)*p.NumSlots : (i+1)*p.NumSlots], Task: int64(i)}
 		t.Frame.Counters = t
-		s.schedule(0, event{kind: evResume, task: int32(i)})
+		s.schedule(0, makeEvent(evResume, int32(i)))
 	}
 	return s, nil
 }
@@ -124,16 +129,11 @@ func (s *Sim) Run() *Result {
 	return s.result()
 }
 
-func (s *Sim) schedule(at Time, e event) {
-	e.at = at
-	e.seq = s.seq
-	s.seq++
-	s.q.push(e)
-}
+func (s *Sim) schedule(at Time, e event) { s.q.push(at, e) }
 
 // resumeAt schedules task t to continue at time at (or now, if earlier).
 func (s *Sim) resumeAt(t *task, at Time) {
-	s.schedule(max(at, s.now), event{kind: evResume, task: t.id})
+	s.schedule(max(at, s.now), makeEvent(evResume, t.id))
 }
 
 func (s *Sim) run() {
@@ -144,18 +144,18 @@ func (s *Sim) run() {
 				Msg: fmt.Sprintf("stopped after %d events (--max-events) at predicted time %s", s.nev, s.now)})
 			return
 		}
-		e := s.q.pop()
-		s.now = e.at
+		at, e := s.q.pop()
+		s.now = at
 		s.nev++
-		switch e.kind {
+		switch id := e.id(); e.kind() {
 		case evResume:
-			s.step(&s.tasks[e.task])
+			s.step(&s.tasks[id])
 		case evArrive:
-			s.arrive(e.msg)
+			s.arrive(id)
 		case evCTS:
-			s.clearToSend(e.msg)
+			s.clearToSend(id)
 		case evData:
-			s.dataArrive(e.msg)
+			s.dataArrive(id)
 		}
 	}
 	if s.fatal {

@@ -120,7 +120,7 @@ func (t *task) execute() {
 			return
 		}
 		stay := t.act.stay
-		t.act = nil
+		t.endActivity()
 		if !stay {
 			t.pc++
 		}
@@ -246,7 +246,7 @@ func (t *task) repeatNext(r *ir.Repeat) (next, ok bool) {
 				if !t.act.run(t) {
 					return false, false
 				}
-				t.act = nil
+				t.endActivity()
 			}
 			f.phase = phaseMain
 			t.endWarmup()
@@ -401,7 +401,7 @@ func (t *task) simple(st ir.Stmt) bool {
 	if !a.run(t) {
 		return false
 	}
-	t.act = nil
+	t.endActivity()
 	return true
 }
 

@@ -54,12 +54,13 @@ func (t *task) timedNext(tm *ir.Timed) (next, ok bool) {
 			}
 			a.slowest = max(a.slowest, s.now-f.start)
 			f.phase = phaseAgree
-			t.act = &activity{stmt: tm, stay: true, calls: []collCall{{
-				op: netmodel.Allreduce, group: &group{all: true, n: int(s.g.NumTasks)}, bytes: 8, tag: collectiveTag(tm, 0)}}}
+			t.act = s.newActivity(tm)
+			t.act.stay = true
+			t.act.calls = append(t.act.calls, collCall{op: netmodel.Allreduce, group: s.everyone, bytes: 8, tag: collectiveTag(tm, 0)})
 			if !t.act.run(t) {
 				return false, false
 			}
-			t.act = nil
+			t.endActivity()
 		case phaseAgree:
 			// Every task has contributed once the all-reduce completes.
 			a := s.agree[key]
@@ -84,7 +85,7 @@ func (t *task) timedNext(tm *ir.Timed) (next, ok bool) {
 				if !t.act.run(t) {
 					return false, false
 				}
-				t.act = nil
+				t.endActivity()
 			}
 			f.phase = phaseMain
 			t.endWarmup()
@@ -109,6 +110,8 @@ func usecs(e ir.Expr, u interface{ Micros() int64 }, f *ir.Frame) Time {
 // barrierAll is the synchronization of AND A SYNCHRONIZATION: a barrier
 // over every task.
 func (s *Sim) barrierAll(t *task, st ir.Stmt) *activity {
-	return &activity{stmt: st, stay: true, calls: []collCall{{
-		op: netmodel.Barrier, group: &group{all: true, n: int(s.g.NumTasks)}, tag: collectiveTag(st, 2)}}}
+	a := s.newActivity(st)
+	a.stay = true
+	a.calls = append(a.calls, collCall{op: netmodel.Barrier, group: s.everyone, tag: collectiveTag(st, 2)})
+	return a
 }

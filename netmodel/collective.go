@@ -252,11 +252,47 @@ func Plan(c Collective, alg Algorithm, r int) ([]Step, error) {
 	return p.steps, nil
 }
 
+// Planner plans a rank's part of a collective a window of steps at a
+// time, without allocating: a simulator with a million ranks inside a
+// collective at once keeps a few steps per rank instead of whole plans.
+// The zero value is ready to use; a Planner is not safe for concurrent
+// use.
+type Planner struct{ p collPlanner }
+
+// Window writes steps from, from+1, ... of rank r's part into buf, as many
+// as fit, and returns how many it wrote and how many steps the part has in
+// all; the steps are those of Plan(c, alg, r). Each call replans from the
+// start, so walking a plan of S steps in windows of w costs S*S/w: fetch
+// long plans (the O(N) algorithms) with Plan instead.
+func (pl *Planner) Window(c Collective, alg Algorithm, r, from int, buf []Step) (n, total int, err error) {
+	a, work, err := collPrepare(c, alg, r)
+	if err != nil || !work {
+		return 0, 0, err
+	}
+	pl.p = collPlanner{c: c, r: r, window: true, from: from, buf: buf}
+	a.plan(&pl.p)
+	total = pl.p.total
+	pl.p = collPlanner{}
+	return min(max(total-from, 0), len(buf)), total, nil
+}
+
 // collNewPlanner validates its arguments and plans r's steps. It returns a
 // nil planner when there is nothing to do.
 func collNewPlanner(c Collective, alg Algorithm, r int, trace bool) (*collPlanner, error) {
+	a, work, err := collPrepare(c, alg, r)
+	if err != nil || !work {
+		return nil, err
+	}
+	p := &collPlanner{c: c, r: r, trace: trace}
+	a.plan(p)
+	return p, nil
+}
+
+// collPrepare validates its arguments and finds the algorithm; work is
+// false when there is nothing to do.
+func collPrepare(c Collective, alg Algorithm, r int) (a collAlgorithm, work bool, err error) {
 	if c.Op < 0 || c.Op >= numOps {
-		return nil, fmt.Errorf("collective: %d is not an operation", int(c.Op))
+		return a, false, fmt.Errorf("collective: %d is not an operation", int(c.Op))
 	}
 	if alg == "" {
 		alg = Choose(c)
@@ -264,26 +300,24 @@ func collNewPlanner(c Collective, alg Algorithm, r int, trace bool) (*collPlanne
 	a, ok := collFind(c.Op, alg)
 	switch {
 	case c.N < 1:
-		return nil, fmt.Errorf("%v over %d ranks: N must be at least 1", c.Op, c.N)
+		err = fmt.Errorf("%v over %d ranks: N must be at least 1", c.Op, c.N)
 	case r < 0 || r >= c.N:
-		return nil, fmt.Errorf("%v over %d ranks: rank %d out of range", c.Op, c.N, r)
+		err = fmt.Errorf("%v over %d ranks: rank %d out of range", c.Op, c.N, r)
 	case collRooted(c.Op) && (c.Root < 0 || c.Root >= c.N):
-		return nil, fmt.Errorf("%v over %d ranks: root %d out of range", c.Op, c.N, c.Root)
+		err = fmt.Errorf("%v over %d ranks: root %d out of range", c.Op, c.N, c.Root)
 	case c.Bytes < 0:
-		return nil, fmt.Errorf("%v: negative size %d bytes", c.Op, c.Bytes)
+		err = fmt.Errorf("%v: negative size %d bytes", c.Op, c.Bytes)
 	case !ok:
-		return nil, fmt.Errorf("%v has no algorithm %q (have %s)", c.Op, alg, collNames(c.Op))
+		err = fmt.Errorf("%v has no algorithm %q (have %s)", c.Op, alg, collNames(c.Op))
 	case a.pow2 && !collIsPow2(c.N):
-		return nil, fmt.Errorf("%v algorithm %s needs a power-of-two number of ranks, not %d", c.Op, alg, c.N)
+		err = fmt.Errorf("%v algorithm %s needs a power-of-two number of ranks, not %d", c.Op, alg, c.N)
 	case c.Sizes != nil && !a.sizes:
-		return nil, fmt.Errorf("%v algorithm %s takes no per-rank sizes (no \"v\" variant)", c.Op, alg)
+		err = fmt.Errorf("%v algorithm %s takes no per-rank sizes (no \"v\" variant)", c.Op, alg)
 	}
-	if c.N == 1 || c.Sizes == nil && c.Bytes == 0 && c.Op != Barrier {
-		return nil, nil
+	if err != nil {
+		return a, false, err
 	}
-	p := &collPlanner{c: c, r: r, trace: trace}
-	a.plan(p)
-	return p, nil
+	return a, c.N > 1 && (c.Sizes != nil || c.Bytes != 0 || c.Op == Barrier), nil
 }
 
 func collNames(op Op) string {
@@ -318,6 +352,11 @@ type collPlanner struct {
 	steps []Step
 	spans []collSpan // what each step sends, kept only when tracing
 	trace bool
+	// Planner.Window: keep steps from..from+len(buf)-1 in buf, count them all.
+	window bool
+	from   int
+	buf    []Step
+	total  int
 }
 
 // exchange adds a step that sends sn bytes (what) to rank to and receives
@@ -326,6 +365,13 @@ func (p *collPlanner) exchange(to int, sn int64, what collSpan, from int, rn int
 	s := Step{SendTo: to, SendBytes: sn, RecvFrom: from, RecvBytes: rn}
 	if reduce {
 		s.Reduce = rn
+	}
+	if p.window {
+		if i := p.total - p.from; i >= 0 && i < len(p.buf) {
+			p.buf[i] = s
+		}
+		p.total++
+		return
 	}
 	p.steps = append(p.steps, s)
 	if p.trace {
@@ -357,6 +403,9 @@ func (p *collPlanner) sparseExchange(to int, sn int64, what collSpan, from int, 
 
 // reserve makes room for n more steps, for the algorithms with O(N) steps.
 func (p *collPlanner) reserve(n int) {
+	if p.window {
+		return
+	}
 	p.steps = slices.Grow(p.steps, n)
 	if p.trace {
 		p.spans = slices.Grow(p.spans, n)

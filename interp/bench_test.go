@@ -1,0 +1,100 @@
+package interp_test
+
+import (
+	"io/fs"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/parley-hpc/parley/examples"
+	"github.com/parley-hpc/parley/interp"
+	"github.com/parley-hpc/parley/netmodel"
+)
+
+// halo3d runs the default example, a 3-D halo exchange with an allreduce
+// every step, on a side^3 torus of tasks.
+func halo3d(b testing.TB, side int64, steps int) *interp.Result {
+	return halo3dWith(b, side, steps, nil)
+}
+
+// halo3dWith runs halo3d with its source edited by edit.
+func halo3dWith(b testing.TB, side int64, steps int, edit func(string) string) *interp.Result {
+	b.Helper()
+	src, err := fs.ReadFile(examples.FS, "halo3d.parley")
+	if err != nil {
+		b.Fatal(err)
+	}
+	if edit != nil {
+		src = []byte(edit(string(src)))
+	}
+	plat, err := netmodel.Preset(netmodel.DefaultPlatform)
+	if err != nil {
+		b.Fatal(err)
+	}
+	p := build(b, "halo3d.parley", string(src))
+	s := strconv.FormatInt(side, 10)
+	res, err := interp.Run(p, interp.Options{NumTasks: side * side * side, Platform: plat,
+		Args: []string{"--px", s, "--py", s, "--pz", s, "--steps", strconv.Itoa(steps)}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if !res.OK() {
+		b.Fatal(res.Problems)
+	}
+	return res
+}
+
+// BenchmarkHalo3D4096 measures simulated events per second of wall time on
+// one core: 4,096 tasks, 10 steps of six-neighbour halo plus allreduce.
+// Run with -cpu 1 for the single-core figure.
+func BenchmarkHalo3D4096(b *testing.B) {
+	var events int64
+	for b.Loop() {
+		events += halo3d(b, 16, 10).Events
+	}
+	b.ReportMetric(float64(events)/b.Elapsed().Seconds(), "events/s")
+}
+
+// BenchmarkJitteredHalo3D4096 is BenchmarkHalo3D4096 with each task's
+// compute time drawn at random, so that almost no two events share a time:
+// the worst case for the event queue's per-time buckets.
+func BenchmarkJitteredHalo3D4096(b *testing.B) {
+	jitter := func(src string) string {
+		return strings.Replace(src, "COMPUTE 8 * n ** 3 FLOPS AND 16 * n ** 3 BYTES OF MEMORY TRAFFIC",
+			"COMPUTE FOR RANDOM_UNIFORM(100, 300) MICROSECONDS", 1)
+	}
+	var events int64
+	for b.Loop() {
+		events += halo3dWith(b, 16, 10, jitter).Events
+	}
+	b.ReportMetric(float64(events)/b.Elapsed().Seconds(), "events/s")
+}
+
+// BenchmarkHalo3DMillion measures the memory of a 1,000,000-task run (a
+// 100^3 torus, one step): the peak heap in use per task, sampled by the
+// runtime as the run proceeds. Slow; run it on its own:
+//
+//	go test ./interp -run XXX -bench Million -benchtime 1x
+func BenchmarkHalo3DMillion(b *testing.B) {
+	var peak uint64
+	done := make(chan struct{})
+	for b.Loop() {
+		go func() {
+			var ms runtime.MemStats
+			for {
+				select {
+				case <-done:
+					return
+				default:
+				}
+				runtime.ReadMemStats(&ms)
+				peak = max(peak, ms.HeapInuse)
+				runtime.Gosched()
+			}
+		}()
+		halo3d(b, 100, 1)
+	}
+	close(done)
+	b.ReportMetric(float64(peak)/1e6, "peak-heap-bytes/task")
+}
