@@ -14,7 +14,7 @@ type p2pOp struct {
 	async bool
 	count int64
 	bytes int64
-	tag   int64
+	tag   int32
 }
 
 // collCall is one collective operation among a group of tasks.
@@ -24,7 +24,7 @@ type collCall struct {
 	root  int64 // the root's task number (Bcast, Reduce, Gather, Scatter)
 	bytes int64
 	sizes func(src, dst int) int64 // per-pair sizes for the "v" variants
-	tag   int64
+	tag   int32
 }
 
 // activity is a statement in progress: its point-to-point operations in
@@ -87,14 +87,10 @@ var doneActivity = &activity{}
 // is fetched a window of steps at a time (see netmodel.Planner), so a
 // million tasks inside a collective at once hold a few steps each.
 type collState struct {
-	spec       netmodel.Collective
-	alg        netmodel.Algorithm
-	rank       int
 	win        [planWindow]netmodel.Step
-	base, nwin int             // win holds steps base..base+nwin-1
 	full       []netmodel.Step // the whole plan, when it is long
-	total      int
-	k          int
+	base, nwin int32           // win holds steps base..base+nwin-1
+	total, k   int32
 	recvPosted bool
 	sendPosted bool
 	reduced    bool
@@ -121,11 +117,11 @@ func (a *activity) run(t *task) bool {
 			mode := modeBlocking
 			if op.async {
 				mode = modeAsync
-				t.issueAsync(a.stmt)
+				t.issueAsync(ref(a.stmt))
 			}
 			a.k++
-			if s.send(t, op.peer, op.bytes, op.tag, true, mode, a.stmt) && !op.async {
-				t.waitOn = waitInfo{kind: waitSend, peer: op.peer, stmt: a.stmt}
+			if s.send(t, op.peer, op.bytes, op.tag, true, mode, ref(a.stmt)) && !op.async {
+				t.waitOn = waitInfo{kind: waitSend, peer: op.peer, stmt: ref(a.stmt)}
 				return false
 			}
 			if t.cpuFree > s.now {
@@ -134,18 +130,19 @@ func (a *activity) run(t *task) bool {
 			}
 			continue
 		}
-		req := s.newReq(recvReq{owner: t, src: op.peer, tag: op.tag, bytes: op.bytes, counted: true, stmt: a.stmt})
+		r := recvReq{src: op.peer, tag: op.tag, bytes: op.bytes, counted: true, stmt: ref(a.stmt)}
 		if op.async {
-			req.mode = modeAsync
-			t.issueAsync(a.stmt)
+			r.mode = modeAsync
+			t.issueAsync(ref(a.stmt))
 		}
+		req := s.newReq(r)
 		a.k++
 		pending, doneAt := s.postRecv(t, req)
 		if op.async {
 			continue
 		}
 		if pending {
-			t.waitOn = waitInfo{kind: waitRecv, peer: op.peer, stmt: a.stmt}
+			t.waitOn = waitInfo{kind: waitRecv, peer: op.peer, stmt: ref(a.stmt)}
 			return false
 		}
 		if doneAt > s.now {
@@ -170,36 +167,27 @@ func (a *activity) run(t *task) bool {
 func (s *Sim) collective(t *task, a *activity, call *collCall) bool {
 	c := a.coll
 	if c == nil {
-		rank := call.group.rank(t.Task)
+		spec, alg, rank := s.collSpec(t, call)
 		if rank < 0 {
 			return true
 		}
-		spec := netmodel.Collective{Op: call.op, N: call.group.n, Bytes: call.bytes, Sizes: call.sizes}
-		if call.op == netmodel.Bcast || call.op == netmodel.Reduce || call.op == netmodel.Gather || call.op == netmodel.Scatter {
-			spec.Root = call.group.rank(call.root)
-		}
-		alg, ok := s.plat.Collectives[call.op]
-		if !ok {
-			alg = netmodel.Choose(spec)
-		}
 		c = s.newCollState()
-		c.spec, c.alg, c.rank = spec, alg, rank
-		var err error
-		c.nwin, c.total, err = s.planner.Window(spec, alg, rank, 0, c.win[:])
-		if err == nil && c.total > maxWindowed {
+		n, total, err := s.planner.Window(spec, alg, rank, 0, c.win[:])
+		if err == nil && total > maxWindowed {
 			c.full, err = netmodel.Plan(spec, alg, rank)
 		}
 		if err != nil {
 			panic(&ir.RuntimeError{Span: a.stmt.Span(), Msg: fmt.Sprintf("%s with the %s algorithm: %v", call.op, alg, err)})
 		}
+		c.nwin, c.total = int32(n), int32(total)
 		a.coll = c
 	}
 	for c.k < c.total {
-		st := c.step(&s.planner, c.k)
+		st := s.collStep(t, call, c, c.k)
 		if st.RecvFrom >= 0 && !c.recvPosted {
 			c.recvPosted = true
 			src := s.proc(t, call.group.task(st.RecvFrom))
-			req := s.newReq(recvReq{owner: t, src: src, tag: call.tag, bytes: st.RecvBytes, mode: modeStep, stmt: a.stmt})
+			req := s.newReq(recvReq{src: src, tag: call.tag, bytes: st.RecvBytes, mode: modeStep, stmt: ref(a.stmt)})
 			if pending, doneAt := s.postRecv(t, req); pending {
 				c.pending++
 			} else {
@@ -213,7 +201,7 @@ func (s *Sim) collective(t *task, a *activity, call *collCall) bool {
 			}
 			c.sendPosted = true
 			dst := s.proc(t, call.group.task(st.SendTo))
-			if s.send(t, dst, st.SendBytes, call.tag, false, modeStep, a.stmt) {
+			if s.send(t, dst, st.SendBytes, call.tag, false, modeStep, ref(a.stmt)) {
 				c.pending++
 			} else {
 				c.stepDone = max(c.stepDone, t.cpuFree)
@@ -225,7 +213,7 @@ func (s *Sim) collective(t *task, a *activity, call *collCall) bool {
 			if peer < 0 {
 				peer = st.SendTo
 			}
-			t.waitOn = waitInfo{kind: waitColl, peer: s.proc(t, call.group.task(peer)), stmt: a.stmt}
+			t.waitOn = waitInfo{kind: waitColl, peer: s.proc(t, call.group.task(peer)), stmt: ref(a.stmt)}
 			return false
 		}
 		if c.stepDone > s.now {
@@ -247,7 +235,7 @@ func (s *Sim) collective(t *task, a *activity, call *collCall) bool {
 
 // issueAsync notes an asynchronous operation that an AWAIT COMPLETION
 // must follow.
-func (t *task) issueAsync(st ir.Stmt) {
+func (t *task) issueAsync(st stmtRef) {
 	if t.unawaited == 0 {
 		t.unawaitedAt = st
 	}
@@ -255,7 +243,7 @@ func (t *task) issueAsync(st ir.Stmt) {
 }
 
 const (
-	planWindow  = 4  // steps fetched at a time
+	planWindow  = 2  // steps fetched at a time
 	maxWindowed = 64 // longer plans are fetched whole
 )
 
@@ -269,14 +257,31 @@ func (s *Sim) newCollState() *collState {
 	return &collState{}
 }
 
-// step returns step k of the plan, fetching the window it is in.
-func (c *collState) step(pl *netmodel.Planner, k int) *netmodel.Step {
+// collSpec describes call as task t takes part in it: the collective, the
+// algorithm and t's rank in it (-1 if none).
+func (s *Sim) collSpec(t *task, call *collCall) (spec netmodel.Collective, alg netmodel.Algorithm, rank int) {
+	rank = call.group.rank(t.Task)
+	spec = netmodel.Collective{Op: call.op, N: call.group.n, Bytes: call.bytes, Sizes: call.sizes}
+	if call.op == netmodel.Bcast || call.op == netmodel.Reduce || call.op == netmodel.Gather || call.op == netmodel.Scatter {
+		spec.Root = call.group.rank(call.root)
+	}
+	alg, ok := s.plat.Collectives[call.op]
+	if !ok {
+		alg = netmodel.Choose(spec)
+	}
+	return spec, alg, rank
+}
+
+// collStep returns step k of t's plan for call, fetching the window it is
+// in.
+func (s *Sim) collStep(t *task, call *collCall, c *collState, k int32) *netmodel.Step {
 	if c.full != nil {
 		return &c.full[k]
 	}
 	if k < c.base || k >= c.base+c.nwin {
-		c.base = k
-		c.nwin, _, _ = pl.Window(c.spec, c.alg, c.rank, k, c.win[:])
+		spec, alg, rank := s.collSpec(t, call)
+		n, _, _ := s.planner.Window(spec, alg, rank, int(k), c.win[:])
+		c.base, c.nwin = k, int32(n)
 	}
 	return &c.win[k-c.base]
 }
@@ -297,6 +302,6 @@ func (t *task) busyFor(d Time) bool {
 // collectiveTag keeps each collective statement's messages apart from the
 // program's own and from other collectives'; program tags are never this
 // negative.
-func collectiveTag(stmt ir.Stmt, phase int) int64 {
-	return -(1 << 40) - int64(stmt.ID())*16 - int64(phase)
+func collectiveTag(stmt ir.Stmt, phase int) int32 {
+	return int32(-(1 << 30) - int64(stmt.ID()%(1<<26))*16 - int64(phase))
 }

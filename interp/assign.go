@@ -28,8 +28,8 @@ func (m *mapping) TaskOf(proc int64) int64 { return int64(m.p2v[proc]) }
 func (s *Sim) assign(t *task, a *ir.Assign) {
 	n := s.g.NumTasks
 	m := &mapping{}
-	if t.mapv != nil {
-		m.v2p, m.p2v = slices.Clone(t.mapv.v2p), slices.Clone(t.mapv.p2v)
+	if old := t.more().mapv; old != nil {
+		m.v2p, m.p2v = slices.Clone(old.v2p), slices.Clone(old.p2v)
 	} else {
 		m.v2p, m.p2v = make([]int32, n), make([]int32, n)
 		for i := range m.v2p {
@@ -54,7 +54,7 @@ func (s *Sim) assign(t *task, a *ir.Assign) {
 		m.v2p[w], m.p2v[old] = old, w
 		return true
 	})
-	t.mapv = m
+	t.rare.mapv = m
 	t.Procs = m
 	t.Task = int64(m.p2v[t.id])
 }

@@ -1,6 +1,8 @@
 package interp
 
 import (
+	"fmt"
+	"math"
 	"slices"
 
 	"github.com/parley-hpc/parley/ir"
@@ -49,9 +51,14 @@ func (s *Sim) calls(t *task, st ir.Stmt, calls ...collCall) *activity {
 }
 
 // evalMessage evaluates a message description with the variables bound as
-// they are in f.
-func evalMessage(m *ir.Message, f *ir.Frame) (count, bytes, tag int64) {
-	return m.Count.Int(f), m.Size.Bytes(f), m.Tag.Int(f)
+// they are in f. Tags are C ints, as in MPI; the most negative quarter of
+// them is kept for collectives.
+func evalMessage(m *ir.Message, f *ir.Frame) (count, bytes int64, tag int32) {
+	tg := m.Tag.Int(f)
+	if tg < -(1<<30) || tg > math.MaxInt32 {
+		panic(&ir.RuntimeError{Span: m.Tag.Span(), Msg: fmt.Sprintf("tag %d is out of range (%d to %d)", tg, -(1 << 30), math.MaxInt32)})
+	}
+	return m.Count.Int(f), m.Size.Bytes(f), int32(tg)
 }
 
 // sendStmt: the implied receives come first, from each source in
@@ -422,8 +429,8 @@ func buildInverse(f *ir.Frame, n int64, source, target *ir.TaskSet) *inverse {
 
 // proc is the processor that task v runs on, as t sees the mapping.
 func (s *Sim) proc(t *task, v int64) int32 {
-	if t.mapv == nil {
+	if t.rare == nil || t.rare.mapv == nil {
 		return int32(v)
 	}
-	return t.mapv.v2p[v]
+	return t.rare.mapv.v2p[v]
 }

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-
-	"github.com/parley-hpc/parley/ir"
 )
 
 type waitKind uint8
@@ -18,11 +16,14 @@ const (
 	waitColl           // a collective step with peer
 )
 
+// noWait is the wait of a task that is not blocked.
+var noWait = waitInfo{stmt: noStmt}
+
 // waitInfo is what a blocked task is waiting for.
 type waitInfo struct {
 	kind waitKind
 	peer int32 // processor
-	stmt ir.Stmt
+	stmt stmtRef
 }
 
 // finishChecks runs when no event is left. Tasks that have not finished are
@@ -45,7 +46,7 @@ func (s *Sim) finishChecks() {
 			bySrc := map[int32]int{}
 			var first *message
 			for _, id := range t.unexpected {
-				m := &s.msgs[id]
+				m := s.msgs.at(id)
 				bySrc[m.src]++
 				if first == nil {
 					first = m
@@ -58,13 +59,11 @@ func (s *Sim) finishChecks() {
 			slices.Sort(srcs)
 			p := Problem{Kind: "unreceived", Task: int64(i),
 				Msg: fmt.Sprintf("task %d never received %d message(s): %s", i, len(t.unexpected), strings.Join(srcs, ", "))}
-			if first.stmt != nil {
-				p.Span = first.stmt.Span()
-			}
+			p.Span = s.span(first.stmt)
 			s.problem(p)
 		}
 		if t.unawaited > 0 {
-			p := Problem{Kind: "unawaited", Task: int64(i), Span: t.unawaitedAt.Span(),
+			p := Problem{Kind: "unawaited", Task: int64(i), Span: s.span(t.unawaitedAt),
 				Msg: fmt.Sprintf("task %d finished with %d asynchronous operation(s) that no AWAIT COMPLETION followed", i, t.unawaited)}
 			s.problem(p)
 		}
@@ -76,8 +75,8 @@ func (s *Sim) finishChecks() {
 func (s *Sim) deadlock(stuck []int32) {
 	// Rendezvous requests still waiting for a receive, by sender.
 	unmatched := map[int32][]int32{}
-	for id := range s.msgs {
-		if m := &s.msgs[id]; m.link != nil && m.rendezvous && m.recv == nil {
+	for id := range s.msgs.n {
+		if m := s.msgs.at(id); m.live && m.rendezvous && m.recv == 0 {
 			unmatched[m.src] = append(unmatched[m.src], m.dst)
 		}
 	}
@@ -88,7 +87,7 @@ func (s *Sim) deadlock(stuck []int32) {
 		case waitAwait:
 			var out []int32
 			for _, r := range t.posted {
-				out = append(out, r.src)
+				out = append(out, s.reqs.at(r).src)
 			}
 			return append(out, unmatched[t.id]...)
 		}
@@ -124,8 +123,8 @@ func (s *Sim) deadlock(stuck []int32) {
 		}
 		t := &s.tasks[v]
 		fmt.Fprintf(&b, "\n\t%s", s.describeWait(t))
-		if t.waitOn.stmt != nil && !p.Span.Start.IsValid() {
-			p.Span = t.waitOn.stmt.Span()
+		if !p.Span.Start.IsValid() {
+			p.Span = s.span(t.waitOn.stmt)
 		}
 	}
 	if len(shown) < len(stuck) {
@@ -137,8 +136,8 @@ func (s *Sim) deadlock(stuck []int32) {
 
 func (s *Sim) describeWait(t *task) string {
 	where := ""
-	if t.waitOn.stmt != nil {
-		where = fmt.Sprintf(" at %s", t.waitOn.stmt.Span().Start)
+	if sp := s.span(t.waitOn.stmt); sp.Start.IsValid() {
+		where = fmt.Sprintf(" at %s", sp.Start)
 	}
 	peer := t.waitOn.peer
 	state := ""

@@ -53,14 +53,15 @@ func aggregateOf(c *ir.LogColumn) logfile.Func {
 
 // logRow records one execution of a LOGS statement.
 func (t *task) logRow(st *ir.Log) {
-	if t.log == nil {
-		t.log = &taskLog{byTop: map[int32]*logTable{}}
+	r := t.more()
+	if r.log == nil {
+		r.log = &taskLog{byTop: map[int32]*logTable{}}
 	}
-	tab := t.log.byTop[t.table]
+	tab := r.log.byTop[t.table]
 	if tab == nil {
 		tab = &logTable{}
-		t.log.byTop[t.table] = tab
-		t.log.tables = append(t.log.tables, tab)
+		r.log.byTop[t.table] = tab
+		r.log.tables = append(r.log.tables, tab)
 	}
 	for _, c := range st.Columns {
 		for len(tab.cols) <= c.Index {
@@ -115,8 +116,8 @@ func (l *taskLog) flush(top int32) {
 
 // endTable aggregates what the finished top-level statement logged.
 func (t *task) endTable() {
-	if t.log != nil {
-		t.log.flush(t.table)
+	if t.rare != nil && t.rare.log != nil {
+		t.rare.log.flush(t.table)
 	}
 }
 
@@ -166,8 +167,8 @@ func (s *Sim) WriteLogs(dir, base string) error {
 	for i := range s.tasks {
 		t := &s.tasks[i]
 		f := &logfile.File{Header: s.logHeader(i), Source: string(s.prog.Lang.Source)}
-		if t.log != nil {
-			for _, tab := range t.log.tables {
+		if t.rare != nil && t.rare.log != nil {
+			for _, tab := range t.rare.log.tables {
 				var table logfile.Table
 				for _, c := range tab.cols {
 					if c == nil {

@@ -16,72 +16,67 @@ const (
 	modeStep                    // part of a collective step
 )
 
-// recvReq is a posted receive.
+// recvReq is a posted receive. Requests live in a slab (Sim.reqs) and are
+// named by index.
 type recvReq struct {
-	owner   *task
-	src     int32 // sending processor
-	tag     int64
 	bytes   int64
+	src     int32 // sending processor
+	tag     int32
+	stmt    stmtRef
 	mode    reqMode
 	counted bool // a program receive, which updates the message counters
-	stmt    ir.Stmt
 }
 
 // message is a message in flight or waiting, unreceived, at its receiver.
+// Messages live in a slab (Sim.msgs) and are named by index.
 type message struct {
-	src, dst   int32
-	tag        int64
 	bytes      int64
+	readyAt    Time  // when a late-posted receive can complete with it
+	src, dst   int32 // processors
+	tag        int32
+	stmt       stmtRef
+	recv       int32 // the receive it matched (rendezvous), once it has
+	live       bool  // in use, not released
 	counted    bool
 	rendezvous bool
-	sendMode   reqMode  // rendezvous: how the sender learns its send completed
-	recv       *recvReq // the receive it matched, once it has
-	readyAt    Time     // when a late-posted receive can complete with it
-	link       *netmodel.LogGP
-	stmt       ir.Stmt
+	sendMode   reqMode // rendezvous: how the sender learns its send completed
 }
 
-// newReq returns a receive request holding r, reusing a completed one.
-func (s *Sim) newReq(r recvReq) *recvReq {
-	if n := len(s.reqPool); n > 0 {
-		p := s.reqPool[n-1]
-		s.reqPool = s.reqPool[:n-1]
-		*p = r
-		return p
+// tooMany stops a run that has more messages or receives outstanding than
+// an event can name.
+func (s *Sim) tooMany(what string, stmt stmtRef) {
+	panic(&ir.RuntimeError{Span: s.span(stmt), Msg: fmt.Sprintf("more than %d %s outstanding", maxID, what)})
+}
+
+// newReq posts r's data in the slab and returns its index.
+func (s *Sim) newReq(r recvReq) int32 {
+	id, ok := s.reqs.alloc()
+	if !ok {
+		s.tooMany("receives", r.stmt)
 	}
-	p := new(recvReq)
-	*p = r
-	return p
-}
-
-func (s *Sim) freeReq(r *recvReq) {
-	*r = recvReq{}
-	s.reqPool = append(s.reqPool, r)
+	*s.reqs.at(id) = r
+	return id
 }
 
 func (s *Sim) newMsg(m message) int32 {
-	if n := len(s.freeMsgs); n > 0 {
-		id := s.freeMsgs[n-1]
-		s.freeMsgs = s.freeMsgs[:n-1]
-		s.msgs[id] = m
-		return id
+	id, ok := s.msgs.alloc()
+	if !ok {
+		s.tooMany("messages", m.stmt)
 	}
-	if len(s.msgs) >= maxID {
-		panic(&ir.RuntimeError{Span: m.stmt.Span(), Msg: fmt.Sprintf("more than %d messages in flight", maxID)})
-	}
-	s.msgs = append(s.msgs, m)
-	return int32(len(s.msgs) - 1)
+	m.live = true
+	*s.msgs.at(id) = m
+	return id
 }
 
-func (s *Sim) freeMsg(id int32) {
-	s.msgs[id] = message{}
-	s.freeMsgs = append(s.freeMsgs, id)
-}
+func (s *Sim) freeMsg(id int32) { s.msgs.release(id) }
 
 // link returns the network parameters between two processors.
 func (s *Sim) link(a, b int32) *netmodel.LogGP {
 	return s.plat.LinkTo(int64(a), int64(b), s.g.NumTasks)
 }
+
+// msgLink returns the network parameters a message travels by.
+func (s *Sim) msgLink(m *message) *netmodel.LogGP { return s.link(m.src, m.dst) }
 
 // sendReady reports when task t's CPU and NIC allow its next send.
 func (t *task) sendReady() Time { return max(t.sim.now, t.cpuFree, t.sendFree) }
@@ -90,9 +85,9 @@ func (t *task) sendReady() Time { return max(t.sim.now, t.cpuFree, t.sendFree) }
 // made sure t's CPU and NIC are free. It reports whether the send is still
 // pending (a rendezvous waits for the receiver); an eager send is complete
 // once t's CPU is free again.
-func (s *Sim) send(t *task, dst int32, bytes, tag int64, counted bool, mode reqMode, stmt ir.Stmt) (pending bool) {
+func (s *Sim) send(t *task, dst int32, bytes int64, tag int32, counted bool, mode reqMode, stmt stmtRef) (pending bool) {
 	link := s.link(t.id, dst)
-	m := message{src: t.id, dst: dst, tag: tag, bytes: bytes, counted: counted, link: link, stmt: stmt}
+	m := message{src: t.id, dst: dst, tag: tag, bytes: bytes, counted: counted, stmt: stmt}
 	var cpu Time
 	if link.Rendezvous(bytes) {
 		// Send the request; the data follows the receiver's clear-to-send.
@@ -124,32 +119,34 @@ func (s *Sim) send(t *task, dst int32, bytes, tag int64, counted bool, mode reqM
 	return pending
 }
 
-// postRecv posts a receive. If a message it matches is already waiting the
-// receive may complete at once: then pending is false and doneAt says when.
-func (s *Sim) postRecv(t *task, req *recvReq) (pending bool, doneAt Time) {
+// postRecv posts receive req for task t. If a message it matches is
+// already waiting the receive may complete at once: then pending is false
+// and doneAt says when.
+func (s *Sim) postRecv(t *task, req int32) (pending bool, doneAt Time) {
+	r := s.reqs.at(req)
 	for i, id := range t.unexpected {
-		m := &s.msgs[id]
-		if m.src != req.src || m.tag != req.tag {
+		m := s.msgs.at(id)
+		if m.src != r.src || m.tag != r.tag {
 			continue
 		}
 		t.unexpected = append(t.unexpected[:i], t.unexpected[i+1:]...)
 		if !m.rendezvous {
 			doneAt = max(s.now, m.readyAt)
 			s.freeMsg(id)
-			s.recvCounters(t, req)
-			s.freeReq(req)
+			s.recvCounters(t, r)
+			s.reqs.release(req)
 			return false, doneAt
 		}
 		// A waiting rendezvous request: clear it to send; the receive
 		// completes when the data arrives.
-		m.recv = req
-		s.schedule(s.now+m.link.Latency, makeEvent(evCTS, id))
-		if req.mode == modeAsync {
+		m.recv = req + 1
+		s.schedule(s.now+s.msgLink(m).Latency, makeEvent(evCTS, id))
+		if r.mode == modeAsync {
 			t.asyncPending++
 		}
 		return true, 0
 	}
-	if req.mode == modeAsync {
+	if r.mode == modeAsync {
 		t.asyncPending++
 	}
 	t.posted = append(t.posted, req)
@@ -157,26 +154,26 @@ func (s *Sim) postRecv(t *task, req *recvReq) (pending bool, doneAt Time) {
 }
 
 // match removes and returns the first posted receive of t that a message
-// from src with tag satisfies.
-func (t *task) match(src int32, tag int64) *recvReq {
-	for i, r := range t.posted {
-		if r.src == src && r.tag == tag {
+// from src with tag satisfies, or -1.
+func (s *Sim) match(t *task, src, tag int32) int32 {
+	for i, id := range t.posted {
+		if r := s.reqs.at(id); r.src == src && r.tag == tag {
 			t.posted = append(t.posted[:i], t.posted[i+1:]...)
-			return r
+			return id
 		}
 	}
-	return nil
+	return -1
 }
 
 // arrive handles a message (or a rendezvous request) reaching its receiver.
 func (s *Sim) arrive(id int32) {
-	m := &s.msgs[id]
+	m := s.msgs.at(id)
 	r := &s.tasks[m.dst]
 	if m.rendezvous {
 		// A request costs the receiver nothing; it waits for a receive.
-		if req := r.match(m.src, m.tag); req != nil {
-			m.recv = req
-			s.schedule(s.now+m.link.Latency, makeEvent(evCTS, id))
+		if req := s.match(r, m.src, m.tag); req >= 0 {
+			m.recv = req + 1
+			s.schedule(s.now+s.msgLink(m).Latency, makeEvent(evCTS, id))
 			return
 		}
 		m.readyAt = s.now
@@ -193,7 +190,7 @@ func (s *Sim) arrive(id int32) {
 	}
 	// A finished task's CPU does no more work, but an asynchronous receive
 	// it never awaited still takes the message.
-	if req := r.match(m.src, m.tag); req != nil {
+	if req := s.match(r, m.src, m.tag); req >= 0 {
 		s.freeMsg(id)
 		s.recvDone(r, req, ready)
 		return
@@ -205,9 +202,10 @@ func (s *Sim) arrive(id int32) {
 // absorb charges the receiver's CPU and NIC for a message's data and
 // returns when the receive is complete.
 func (s *Sim) absorb(r *task, m *message) Time {
-	cpu := m.link.RecvCPU(m.bytes)
+	link := s.msgLink(m)
+	cpu := link.RecvCPU(m.bytes)
 	r.cpuFree = s.now + cpu
-	r.recvFree = s.now + m.link.RecvNIC(m.bytes)
+	r.recvFree = s.now + link.RecvNIC(m.bytes)
 	r.comm += cpu
 	s.record(r, spanRecv, s.now, r.cpuFree)
 	return r.cpuFree
@@ -216,40 +214,43 @@ func (s *Sim) absorb(r *task, m *message) Time {
 // clearToSend handles a rendezvous clear-to-send reaching the sender: the
 // data goes out as soon as the sender's CPU and NIC are free.
 func (s *Sim) clearToSend(id int32) {
-	m := &s.msgs[id]
+	m := s.msgs.at(id)
 	t := &s.tasks[m.src]
 	if start := max(t.cpuFree, t.sendFree); start > s.now {
 		s.schedule(start, makeEvent(evCTS, id))
 		return
 	}
-	cpu, wire := m.link.DataCosts(m.bytes)
+	link := s.msgLink(m)
+	cpu, wire := link.DataCosts(m.bytes)
 	t.cpuFree = s.now + cpu
-	t.sendFree = s.now + m.link.SendNIC(m.bytes)
+	t.sendFree = s.now + link.SendNIC(m.bytes)
 	t.comm += cpu
 	s.record(t, spanSend, s.now, s.now+max(cpu, wire))
-	s.schedule(s.now+m.link.Latency, makeEvent(evData, id))
+	s.schedule(s.now+link.Latency, makeEvent(evData, id))
 	s.notify(t, m.sendMode, s.now+max(cpu, wire))
 }
 
 // dataArrive handles a rendezvous message's data reaching the receiver.
 func (s *Sim) dataArrive(id int32) {
-	m := &s.msgs[id]
+	m := s.msgs.at(id)
 	r := &s.tasks[m.dst]
 	if start := max(r.cpuFree, r.recvFree); start > s.now {
 		s.schedule(start, makeEvent(evData, id))
 		return
 	}
 	ready := s.absorb(r, m)
-	req := m.recv
+	req := m.recv - 1
 	s.freeMsg(id)
 	s.recvDone(r, req, ready)
 }
 
-// recvDone completes a posted receive at time at.
-func (s *Sim) recvDone(t *task, req *recvReq, at Time) {
-	s.recvCounters(t, req)
-	s.notify(t, req.mode, at)
-	s.freeReq(req)
+// recvDone completes posted receive req of task t at time at.
+func (s *Sim) recvDone(t *task, req int32, at Time) {
+	r := s.reqs.at(req)
+	s.recvCounters(t, r)
+	mode := r.mode
+	s.reqs.release(req)
+	s.notify(t, mode, at)
 }
 
 // recvCounters updates the counters for a completed receive: at once for a
@@ -275,14 +276,14 @@ func (s *Sim) recvCounters(t *task, req *recvReq) {
 func (s *Sim) notify(t *task, mode reqMode, at Time) {
 	switch mode {
 	case modeBlocking:
-		t.waitOn = waitInfo{}
+		t.waitOn = noWait
 		s.resumeAt(t, at)
 	case modeAsync:
 		t.asyncPending--
 		t.asyncDone = max(t.asyncDone, at)
 		if t.awaiting && t.asyncPending == 0 {
 			t.awaiting = false
-			t.waitOn = waitInfo{}
+			t.waitOn = noWait
 			s.resumeAt(t, t.asyncDone)
 		}
 	case modeStep:
@@ -291,7 +292,7 @@ func (s *Sim) notify(t *task, mode reqMode, at Time) {
 		c.stepDone = max(c.stepDone, at)
 		if c.pending == 0 && c.waiting {
 			c.waiting = false
-			t.waitOn = waitInfo{}
+			t.waitOn = noWait
 			s.resumeAt(t, c.stepDone)
 		}
 	}

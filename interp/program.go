@@ -29,9 +29,10 @@ type instr struct {
 	table  int32
 }
 
-// compile flattens a resolved program into instructions.
-func compile(p *ir.Program) []instr {
-	c := &compiler{}
+// compile flattens a resolved program into instructions, and indexes its
+// statements by ID.
+func compile(p *ir.Program) ([]instr, []ir.Stmt) {
+	c := &compiler{stmts: make([]ir.Stmt, p.NumStmts)}
 	for _, top := range p.Body {
 		c.emit(instr{op: opTable, table: int32(top.Index)})
 		for _, s := range top.Stmts {
@@ -39,10 +40,13 @@ func compile(p *ir.Program) []instr {
 		}
 	}
 	c.emit(instr{op: opEnd})
-	return c.code
+	return c.code, c.stmts
 }
 
-type compiler struct{ code []instr }
+type compiler struct {
+	code  []instr
+	stmts []ir.Stmt
+}
 
 func (c *compiler) emit(in instr) int32 {
 	c.code = append(c.code, in)
@@ -60,6 +64,9 @@ func (c *compiler) loop(head, next opcode, s ir.Stmt, body ir.Stmt) {
 }
 
 func (c *compiler) stmt(s ir.Stmt) {
+	if id := s.ID(); id >= 0 && id < len(c.stmts) {
+		c.stmts[id] = s
+	}
 	switch s := s.(type) {
 	case *ir.Block:
 		for _, x := range s.Stmts {

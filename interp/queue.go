@@ -37,17 +37,20 @@ func (e event) id() int32       { return int32(e & maxID) }
 // SPMD programs make thousands of events fall on the same picosecond (every
 // task finishing the same step at once), so events are kept in buckets of
 // one time each, in scheduling order, and only the buckets sit in a heap: a
-// push is usually an append and a pop a slice read. A small cache finds
-// the latest bucket for a time; on a miss a new bucket is opened, and the
-// heap orders buckets of equal time by when they were opened, which is the
-// order of their events.
+// push is usually an append and a pop a list read. A small cache finds the
+// latest bucket for a time; on a miss a new bucket is opened, and the heap
+// orders buckets of equal time by when they were opened, which is the order
+// of their events. A bucket's events are a linked list through one shared
+// node array, so buckets cost no spare capacity.
 type eventQueue struct {
-	heap    []slot   // 4-ary min-heap: shallower than a binary heap
-	buckets []bucket // indexed by slot.bucket
-	free    []uint32 // drained buckets, kept with their capacity
-	recent  [1024]uint32
-	seq     uint32 // opening order, compared with wraparound
-	n       int
+	heap      []slot   // 4-ary min-heap: shallower than a binary heap
+	buckets   []bucket // indexed by slot.bucket
+	free      []uint32 // drained buckets
+	nodes     []node   // every queued event; free ones are chained from freeNodes
+	freeNodes int32    // 1 + the first free node; 0: none
+	recent    [1024]uint32
+	seq       uint32 // opening order, compared with wraparound
+	n         int
 }
 
 // slot is a bucket's place in the heap: 16 bytes, four to a cache line.
@@ -58,10 +61,14 @@ type slot struct {
 }
 
 type bucket struct {
-	at     Time
-	events []event
-	head   int
-	open   bool // in the heap
+	at         Time
+	head, tail int32 // node indices
+	open       bool  // in the heap
+}
+
+type node struct {
+	ev   event
+	next int32
 }
 
 func (a *slot) before(b *slot) bool {
@@ -70,12 +77,25 @@ func (a *slot) before(b *slot) bool {
 
 func (q *eventQueue) len() int { return q.n }
 
+func (q *eventQueue) newNode(e event) int32 {
+	if q.freeNodes > 0 {
+		i := q.freeNodes - 1
+		q.freeNodes = q.nodes[i].next + 1
+		q.nodes[i] = node{ev: e, next: -1}
+		return i
+	}
+	q.nodes = append(q.nodes, node{ev: e, next: -1})
+	return int32(len(q.nodes) - 1)
+}
+
 func (q *eventQueue) push(at Time, e event) {
 	q.n++
+	k := q.newNode(e)
 	h := uint32(uint64(at)*0x9E3779B97F4A7C15>>54) % uint32(len(q.recent))
 	if r := q.recent[h]; r != 0 {
 		if b := &q.buckets[r-1]; b.open && b.at == at {
-			b.events = append(b.events, e)
+			q.nodes[b.tail].next = k
+			b.tail = k
 			return
 		}
 	}
@@ -87,9 +107,7 @@ func (q *eventQueue) push(at Time, e event) {
 		q.buckets = append(q.buckets, bucket{})
 		i = uint32(len(q.buckets) - 1)
 	}
-	b := &q.buckets[i]
-	b.at, b.open, b.head = at, true, 0
-	b.events = append(b.events[:0], e)
+	q.buckets[i] = bucket{at: at, head: k, tail: k, open: true}
 	q.recent[h] = i + 1
 	q.heap = append(q.heap, slot{at: at, seq: q.seq, bucket: i})
 	q.seq++
@@ -101,10 +119,13 @@ func (q *eventQueue) pop() (Time, event) {
 	q.n--
 	top := &q.heap[0]
 	b := &q.buckets[top.bucket]
-	e := b.events[b.head]
-	b.head++
+	k := b.head
+	e := q.nodes[k].ev
+	b.head = q.nodes[k].next
+	q.nodes[k].next = q.freeNodes - 1
+	q.freeNodes = k + 1
 	at := b.at
-	if b.head == len(b.events) {
+	if b.head < 0 {
 		b.open = false
 		q.free = append(q.free, top.bucket)
 		last := len(q.heap) - 1

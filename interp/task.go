@@ -52,43 +52,52 @@ const (
 	phaseAgree        // timed loops: agreeing on the number of iterations
 )
 
-// task is one task's whole state.
+// task is one task's whole state. A million of them must fit, so fields
+// are ordered to pack and the rarely used ones live in rare.
 type task struct {
 	ir.Frame
-	sim    *Sim
-	id     int32
-	pc     int32
-	status taskStatus
-	stack  []loopFrame
-	act    *activity // the statement in progress, when it takes several steps
+	sim   *Sim
+	act   *activity // the statement in progress, when it takes several steps
+	rare  *taskRare // nil until needed
+	stack []loopFrame
+
+	posted     []int32 // posted receives (Sim.reqs) not yet matched, in posting order
+	unexpected []int32 // messages that arrived before their receive, in arrival order
 
 	cpuFree, sendFree, recvFree Time // when the CPU and the NIC's two directions are next free
+	compute, comm               Time // time spent computing and in message overheads
+	finish                      Time
+	asyncDone                   Time  // when the last asynchronous operation completed
+	deferredMsgs, deferredBytes int64 // asynchronous receives, counted at AWAIT COMPLETION
 
-	cnt    counters
-	stored []stored // STORE THEIR COUNTERS, and warmup brackets
-	mapv   *mapping // the task-to-processor mapping this task sees; nil: identity
-
-	compute, comm Time // time spent computing and in message overheads
-	finish        Time
-
-	asyncPending  int32   // asynchronous operations not yet complete
-	asyncDone     Time    // when the last of them completed
-	awaiting      bool    // blocked in AWAIT COMPLETION
-	unawaited     int32   // asynchronous operations issued since the last AWAIT COMPLETION
-	unawaitedAt   ir.Stmt // the first of them
-	deferredMsgs  int64   // asynchronous receives, counted at AWAIT COMPLETION
-	deferredBytes int64
-
-	posted     []*recvReq // posted receives not yet matched, in posting order
-	unexpected []int32    // messages that arrived before their receive, in arrival order
-
-	suppress int32         // > 0 inside warmup repetitions: OUTPUTS and LOGS do nothing
-	entries  map[int]int64 // how often the task has entered each timed loop
-	table    int32         // the current log table
-	log      *taskLog
-	waitOn   waitInfo // what the task is blocked on, for deadlock reports
-
+	cnt   counters
 	total struct{ msgsSent, msgsRecv, bytesSent, bytesRecv, collMsgs, collBytes int64 }
+
+	id, pc       int32
+	asyncPending int32    // asynchronous operations not yet complete
+	unawaited    int32    // asynchronous operations issued since the last AWAIT COMPLETION
+	unawaitedAt  stmtRef  // the first of them
+	suppress     int32    // > 0 inside warmup repetitions: OUTPUTS and LOGS do nothing
+	table        int32    // the current log table
+	waitOn       waitInfo // what the task is blocked on, for deadlock reports
+	status       taskStatus
+	awaiting     bool // blocked in AWAIT COMPLETION
+}
+
+// taskRare is the state few tasks or few programs need.
+type taskRare struct {
+	stored  []stored      // STORE THEIR COUNTERS, and warmup brackets
+	mapv    *mapping      // the task-to-processor mapping this task sees; nil: identity
+	entries map[int]int64 // how often the task has entered each timed loop
+	log     *taskLog
+}
+
+// more returns the task's rare state, making it on first use.
+func (t *task) more() *taskRare {
+	if t.rare == nil {
+		t.rare = &taskRare{}
+	}
+	return t.rare
 }
 
 // Counter implements ir.CounterSource.
@@ -214,15 +223,17 @@ func (t *task) endWarmup() {
 }
 
 func (t *task) store() {
-	t.stored = append(t.stored, stored{c: t.cnt, elapsed: t.sim.now - t.cnt.start})
+	r := t.more()
+	r.stored = append(r.stored, stored{c: t.cnt, elapsed: t.sim.now - t.cnt.start})
 }
 
 // restore winds the counters back to the last store: elapsed time reads
 // what it read then.
 func (t *task) restore() {
-	n := len(t.stored)
-	st := t.stored[n-1]
-	t.stored = t.stored[:n-1]
+	r := t.rare
+	n := len(r.stored)
+	st := r.stored[n-1]
+	r.stored = r.stored[:n-1]
 	t.cnt = st.c
 	t.cnt.start = t.sim.now - st.elapsed
 }
@@ -341,8 +352,8 @@ func (t *task) simple(st ir.Stmt) bool {
 		}
 		return true
 	case *ir.ComputeAggregates:
-		if t.suppress == 0 && st.Tasks.Contains(f, int64(t.id), -1) && t.log != nil {
-			t.log.flush(t.table)
+		if t.suppress == 0 && st.Tasks.Contains(f, int64(t.id), -1) && t.rare != nil && t.rare.log != nil {
+			t.rare.log.flush(t.table)
 		}
 		return true
 	case *ir.Counters:
@@ -383,10 +394,10 @@ func (t *task) simple(st ir.Stmt) bool {
 		}
 		if t.asyncPending > 0 {
 			t.awaiting = true
-			t.waitOn = waitInfo{kind: waitAwait, stmt: st}
+			t.waitOn = waitInfo{kind: waitAwait, stmt: ref(st)}
 			return false
 		}
-		t.unawaited, t.unawaitedAt = 0, nil
+		t.unawaited, t.unawaitedAt = 0, noStmt
 		t.cnt.msgsRecv += t.deferredMsgs
 		t.cnt.bytesRecv += t.deferredBytes
 		t.deferredMsgs, t.deferredBytes = 0, 0
@@ -448,7 +459,7 @@ func (t *task) counterOp(st *ir.Counters) {
 	case lang.StoreCounters:
 		t.store()
 	case lang.RestoreCounters:
-		if len(t.stored) == 0 {
+		if t.rare == nil || len(t.rare.stored) == 0 {
 			s.problem(Problem{Kind: "runtime", Task: int64(t.id), Span: st.Span(),
 				Msg: fmt.Sprintf("task %d restores its counters more often than it stores them", t.id)})
 			s.fatal = true

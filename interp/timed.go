@@ -27,11 +27,12 @@ type agreement struct {
 
 // enter counts t's entries into loop st.
 func (t *task) enter(st ir.Stmt) int64 {
-	if t.entries == nil {
-		t.entries = map[int]int64{}
+	r := t.more()
+	if r.entries == nil {
+		r.entries = map[int]int64{}
 	}
-	n := t.entries[st.ID()]
-	t.entries[st.ID()] = n + 1
+	n := r.entries[st.ID()]
+	r.entries[st.ID()] = n + 1
 	return n
 }
 

@@ -8,8 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/parley-hpc/parley/examples"
@@ -125,6 +125,9 @@ operation never awaited, event limit); 2 for bad usage.`, examples.Default, stri
 		fmt.Fprintf(e.stderr, "parley run: %v\n", err)
 		return 2
 	}
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(interp.GCPercent)
+	}
 	start := time.Now()
 	res := sim.Run()
 	elapsed := time.Since(start)
@@ -187,12 +190,8 @@ func writeFile(path string, write func(io.Writer) error) error {
 // printStats reports the simulator's speed and peak memory (the process's
 // maximum resident set size).
 func printStats(w io.Writer, r *interp.Result, elapsed time.Duration) {
-	var ru syscall.Rusage
-	peak := int64(0)
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) == nil {
-		peak = ru.Maxrss * 1024 // kilobytes on Linux
-	}
+	peak := peakRSS()
 	rate := float64(r.Events) / elapsed.Seconds()
-	fmt.Fprintf(w, "stats: %d events in %.3fs (%.3g events/s, GOMAXPROCS=%d); peak memory %.1f MB (%.0f bytes per task)\n",
+	fmt.Fprintf(w, "stats: %d events in %.3fs (%.3g events/s, GOMAXPROCS=%d); peak memory %.1f MiB (%.0f bytes per task)\n",
 		r.Events, elapsed.Seconds(), rate, runtime.GOMAXPROCS(0), float64(peak)/(1<<20), float64(peak)/float64(max(r.NumTasks, 1)))
 }

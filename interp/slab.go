@@ -1,0 +1,41 @@
+package interp
+
+// slabChunk is how many items a slab allocates at once. Chunks, not one
+// growing slice, so that millions of items cost their size and no more,
+// and never move.
+const slabChunk = 1 << 12
+
+// slab holds items addressed by int32 index, reusing released ones. The
+// messages and receive requests live in slabs of pointer-free structs, so
+// the garbage collector need not look inside them however many there are.
+type slab[T any] struct {
+	chunks [][]T
+	free   []int32
+	n      int32 // indices handed out so far
+}
+
+func (sl *slab[T]) at(id int32) *T { return &sl.chunks[id/slabChunk][id%slabChunk] }
+
+// alloc returns the index of a zeroed item, or false if maxID are in use.
+func (sl *slab[T]) alloc() (int32, bool) {
+	if k := len(sl.free); k > 0 {
+		id := sl.free[k-1]
+		sl.free = sl.free[:k-1]
+		return id, true
+	}
+	if sl.n >= maxID {
+		return 0, false
+	}
+	id := sl.n
+	sl.n++
+	if int(id/slabChunk) == len(sl.chunks) {
+		sl.chunks = append(sl.chunks, make([]T, slabChunk))
+	}
+	return id, true
+}
+
+func (sl *slab[T]) release(id int32) {
+	var zero T
+	*sl.at(id) = zero
+	sl.free = append(sl.free, id)
+}
