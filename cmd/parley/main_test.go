@@ -25,7 +25,7 @@ func TestVersionAndHelp(t *testing.T) {
 	if code != 0 {
 		t.Errorf("--help exit %d", code)
 	}
-	for _, name := range []string{"check", "fmt", "params", "version"} {
+	for _, name := range []string{"check", "fmt", "params", "run", "version"} {
 		if !strings.Contains(out, name) {
 			t.Errorf("--help does not list %s:\n%s", name, out)
 		}

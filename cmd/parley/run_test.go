@@ -1,0 +1,87 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestRunDefault is the README's first command: the embedded halo exchange
+// on 64 tasks, with the split of where the time goes.
+func TestRunDefault(t *testing.T) {
+	code, out, errOut := parley(t, "", "run")
+	if code != 0 || errOut != "" {
+		t.Fatalf("parley run: %d %q", code, errOut)
+	}
+	for _, want := range []string{"Predicted run time: ", "halo3d.parley on 64 tasks, platform ib-edr", "compute", "communication", "wait", "Messages: 3840 point-to-point"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestRunOptions(t *testing.T) {
+	dir := t.TempDir()
+	tl := filepath.Join(dir, "tl.json")
+	code, out, errOut := parley(t, "", "run", "ring.parley", "--tasks", "4", "--platform", "ethernet", "--json",
+		"--logs", dir, "--timeline", tl, "--", "--reps", "3")
+	if code != 0 || errOut != "" {
+		t.Fatalf("%d %q", code, errOut)
+	}
+	var summary struct {
+		Tasks    int64  `json:"tasks"`
+		Platform string `json:"platform"`
+		PerTask  []struct {
+			Sent int64 `json:"msgs_sent"`
+		} `json:"per_task"`
+	}
+	if err := json.Unmarshal([]byte(out), &summary); err != nil {
+		t.Fatalf("--json output is not JSON: %v\n%s", err, out)
+	}
+	// 3 shifts and 2 warmups, one message each.
+	if summary.Tasks != 4 || summary.Platform != "ethernet" || len(summary.PerTask) != 4 || summary.PerTask[2].Sent != 5 {
+		t.Errorf("summary %+v", summary)
+	}
+	for i := range 4 {
+		data, err := os.ReadFile(filepath.Join(dir, "ring-"+string(rune('0'+i))+".log"))
+		if err != nil || !strings.Contains(string(data), "predicted by the loggp network model") {
+			t.Errorf("log of task %d: %v", i, err)
+		}
+	}
+	if data, err := os.ReadFile(tl); err != nil || !json.Valid(data) {
+		t.Errorf("timeline: %v", err)
+	}
+}
+
+func TestRunProblems(t *testing.T) {
+	code, out, errOut := parley(t, "", "run", "deadlock-ring.parley", "--tasks", "4")
+	if code != 1 || !strings.Contains(out, "Problems: deadlock") {
+		t.Errorf("deadlock: exit %d\n%s", code, out)
+	}
+	for _, want := range []string{"deadlock-ring.parley:10:1: error: deadlock: 0 -> 3 -> 2 -> 1 -> 0", "task 3 waits to receive from task 2", "^~~~"} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errOut)
+		}
+	}
+	if code, _, errOut := parley(t, "", "run", "halo3d.parley", "--tasks", "8"); code != 1 || !strings.Contains(errOut, "px * py * pz = num_tasks") {
+		t.Errorf("failed assertion: %d %q", code, errOut)
+	}
+	if code, _, errOut := parley(t, "", "run", "--platform", "nowhere"); code != 2 || !strings.Contains(errOut, "nowhere") {
+		t.Errorf("bad platform: %d %q", code, errOut)
+	}
+	if code, _, errOut := parley(t, "", "run", "ring.parley", "--max-events", "100"); code != 1 || !strings.Contains(errOut, "--max-events") {
+		t.Errorf("event limit: %d %q", code, errOut)
+	}
+	if code, out, _ := parley(t, "", "run", "ring.parley", "--", "--help"); code != 0 || !strings.Contains(out, "--msgsize") {
+		t.Errorf("program help: %d %q", code, out)
+	}
+}
+
+func TestRunStats(t *testing.T) {
+	code, _, errOut := parley(t, "", "run", "--stats")
+	if code != 0 || !strings.Contains(errOut, "events/s") || !strings.Contains(errOut, "bytes per task") {
+		t.Errorf("--stats: %d %q", code, errOut)
+	}
+}
