@@ -340,3 +340,39 @@ func TestJSONAndTimeline(t *testing.T) {
 }
 
 func formatUs(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+
+// TestLogAggregates: every aggregate function, by its coNCePTuaL label.
+func TestLogAggregates(t *testing.T) {
+	p := build(t, "agg.parley", `
+FOR EACH i IN {1, 2, 3, 4, 10}
+  TASK 0 LOGS THE MEAN OF i AS "a" AND THE ARITHMETIC MEAN OF i AS "b" AND THE HARMONIC MEAN OF i AS "c" AND
+      THE GEOMETRIC MEAN OF i AS "d" AND THE MEDIAN OF i AS "e" AND THE STANDARD DEVIATION OF i AS "f" AND
+      THE VARIANCE OF i AS "g" AND THE MEDIAN ABSOLUTE DEVIATION OF i AS "h" AND THE SUM OF i AS "i" AND
+      THE MINIMUM OF i AS "j" AND THE MAXIMUM OF i AS "k" AND THE FINAL i AS "l" AND THE 90 PERCENTILE OF i AS "m"`)
+	sim, err := interp.New(p, interp.Options{NumTasks: 1, Platform: platform(t, ""), Logs: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res := sim.Run(); !res.OK() {
+		t.Fatal(res.Problems)
+	}
+	dir := t.TempDir()
+	if err := sim.WriteLogs(dir, "agg"); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(filepath.Join(dir, "agg-0.log"))
+	f, err := logfile.Read(bytes.NewReader(data))
+	if err != nil || len(f.Tables) != 1 {
+		t.Fatalf("%v\n%s", err, data)
+	}
+	var got []string
+	for _, c := range f.Tables[0].Columns {
+		got = append(got, c.Label+"="+strings.Join(c.Rows, ","))
+	}
+	want := []string{"(mean)=4", "(mean)=4", "(harm. mean)=2.290076336", "(geom. mean)=2.992555739", "(median)=3",
+		"(std. dev.)=3.535533906", "(variance)=12.5", "(med. abs. dev.)=1", "(sum)=20", "(minimum)=1", "(maximum)=10",
+		"(final)=10", "(90th percentile)=7.6"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("aggregates (-want +got):\n%s", diff)
+	}
+}

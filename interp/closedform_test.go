@@ -217,4 +217,18 @@ ALL TASKS COMPUTE 1000 FLOPS AND 500 BYTES OF MEMORY TRAFFIC`, 3, plat)
 	}
 }
 
+// TOUCHES reads and writes every item it touches: 2 x 8 bytes per
+// doubleword, at the test platform's 1 GB/s.
+func TestTouchCosts(t *testing.T) {
+	plat := platform(t, "")
+	res, _ := runOK(t, `
+ALL TASKS TOUCH A 64 KILOBYTE MEMORY REGION THEN
+ALL TASKS TOUCH 1000 DOUBLEWORDS OF A 1 MEGABYTE MEMORY REGION WITH STRIDE 8 DOUBLEWORDS`, 2, plat)
+	// 64 KiB of words: 16384 words read and written; then 1000 doublewords.
+	want := plat.Machine.Touch(0, 2, 2*65536) + plat.Machine.Touch(0, 2, 2*1000*8)
+	if want != us(2*65536/1000.0+16) || res.Predicted != want {
+		t.Errorf("predicted %v, want %v", res.Predicted, want)
+	}
+}
+
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }

@@ -121,6 +121,9 @@ func (t *task) Counter(c ir.Counter) float64 {
 	return float64(t.cnt.bitErrors)
 }
 
+// maxSteps is how many instructions a task runs before it yields.
+const maxSteps = 1 << 12
+
 // execute runs the task until it must wait or ends.
 func (t *task) execute() {
 	s := t.sim
@@ -134,7 +137,13 @@ func (t *task) execute() {
 			t.pc++
 		}
 	}
-	for {
+	for steps := 0; ; steps++ {
+		if steps == maxSteps {
+			// Let other events run, and let --max-events stop a task
+			// that loops without communicating.
+			s.resumeAt(t, s.now)
+			return
+		}
 		in := &s.code[t.pc]
 		switch in.op {
 		case opEnd:

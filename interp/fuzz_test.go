@@ -1,0 +1,57 @@
+package interp_test
+
+import (
+	"io"
+	"io/fs"
+	"testing"
+
+	"github.com/parley-hpc/parley/examples"
+	"github.com/parley-hpc/parley/interp"
+	"github.com/parley-hpc/parley/ir"
+	"github.com/parley-hpc/parley/lang"
+	"github.com/parley-hpc/parley/parser"
+)
+
+// FuzzRun: any program that checks runs to an end without panicking,
+// within the event limit, on any small number of tasks.
+func FuzzRun(f *testing.F) {
+	names, _ := fs.Glob(examples.FS, "*.parley")
+	for _, n := range names {
+		src, _ := fs.ReadFile(examples.FS, n)
+		f.Add(string(src), uint8(4))
+	}
+	for _, src := range []string{
+		"ALL TASKS t SEND A 1 KILOBYTE MESSAGE TO TASK (t + 1) MOD num_tasks",
+		"TASK 0 ASYNCHRONOUSLY RECEIVES A 1 MEGABYTE MESSAGE FROM TASK 1 THEN TASK 1 SENDS A 1 MEGABYTE MESSAGE TO UNSUSPECTING TASK 0",
+		"FOR 10 MICROSECONDS PLUS 1 MICROSECOND WARMUP AND A SYNCHRONIZATION ALL TASKS REDUCE 3 WORDS TO TASK 1",
+		"TASKS t SUCH THAT t > 0 ARE ASSIGNED TO PROCESSOR num_tasks - t THEN ALL TASKS t SEND A 8 BYTE MESSAGE TO TASK t + 1",
+		"LET r BE A RANDOM TASK OTHER THAN 0 WHILE TASK r MULTICASTS 3 1 KILOBYTE MESSAGES TO ALL OTHER TASKS",
+		"ALL TASKS STORE THEIR COUNTERS THEN ALL TASKS RESTORE THEIR COUNTERS THEN ALL TASKS RESTORE THEIR COUNTERS",
+	} {
+		f.Add(src, uint8(3))
+	}
+	f.Fuzz(func(t *testing.T, src string, tasks uint8) {
+		prog, diags := parser.Parse("fuzz.parley", []byte(src))
+		if prog == nil || diags.HasErrors() {
+			return
+		}
+		if lang.Check(prog).HasErrors() {
+			return
+		}
+		p, err := ir.Build(prog)
+		if err != nil {
+			return
+		}
+		n := int64(tasks%8) + 1
+		sim, err := interp.New(p, interp.Options{NumTasks: n, Platform: platform(t, ""), MaxEvents: 20000, Logs: true, Timeline: true})
+		if err != nil {
+			return
+		}
+		res := sim.Run()
+		if res.Events > 20000 {
+			t.Fatalf("%d events past the limit", res.Events)
+		}
+		sim.WriteTimeline(io.Discard)
+		sim.WriteLogs(t.TempDir(), "fuzz")
+	})
+}

@@ -1,0 +1,32 @@
+package netmodel
+
+import (
+	"io/fs"
+	"testing"
+
+	"github.com/parley-hpc/parley/stdlib"
+)
+
+// FuzzParse: no platform file, however broken, panics the reader, and what
+// it accepts is valid.
+func FuzzParse(f *testing.F) {
+	names, _ := fs.Glob(stdlib.Platforms, "platforms/*.toml")
+	for _, n := range names {
+		data, _ := fs.ReadFile(stdlib.Platforms, n)
+		f.Add(string(data))
+	}
+	f.Add("name = \"x\"\n[network]\nmodel = \"loggp\"\nL = \"1 parsec\"\n")
+	f.Fuzz(func(t *testing.T, src string) {
+		p, err := Parse([]byte(src), "fuzz.toml")
+		if err != nil {
+			return
+		}
+		if err := p.Validate(); err != nil {
+			t.Fatalf("Parse accepted an invalid platform: %v", err)
+		}
+		// Pricing anything on it must not panic either.
+		p.LinkTo(0, 1, 2).OneWay(1000)
+		p.Machine.Work(0, 2, 1e9, 1e9)
+		p.Machine.ComputeFor(1, 2, 5)
+	})
+}
