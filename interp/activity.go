@@ -24,6 +24,7 @@ type collCall struct {
 	root  int64 // the root's task number (Bcast, Reduce, Gather, Scatter)
 	bytes int64
 	sizes func(src, dst int) int64 // per-pair sizes for the "v" variants
+	times int64                    // how often the call is made, one after another
 	tag   int32
 }
 
@@ -35,7 +36,8 @@ type activity struct {
 	i     int   // current operation
 	k     int64 // messages of ops[i] already issued
 	calls []collCall
-	ci    int
+	ci    int   // current call
+	made  int64 // times calls[ci] has completed
 	coll  *collState
 	stay  bool // belongs to a loop instruction, which runs again when it is done
 }
@@ -154,10 +156,13 @@ func (a *activity) run(t *task) bool {
 		if !s.collective(t, a, &a.calls[a.ci]) {
 			return false
 		}
-		a.ci++
 		if a.coll != nil {
 			s.collPool = append(s.collPool, a.coll)
 			a.coll = nil
+		}
+		if a.made++; a.made >= a.calls[a.ci].times {
+			a.ci++
+			a.made = 0
 		}
 	}
 	return true

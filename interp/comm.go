@@ -23,7 +23,7 @@ func (s *Sim) communicate(t *task, st ir.Stmt) *activity {
 		return s.reduceStmt(t, st)
 	case *ir.Synchronize:
 		g := s.groupOf(t, st, 0, st.Tasks, nil)
-		return s.calls(t, st, collCall{op: netmodel.Barrier, group: g, tag: collectiveTag(st, 0)})
+		return s.calls(t, st, collCall{op: netmodel.Barrier, group: g, times: 1, tag: collectiveTag(st, 0)})
 	case *ir.Scatter:
 		return s.scatterStmt(t, st)
 	case *ir.Gather:
@@ -39,7 +39,7 @@ func (s *Sim) communicate(t *task, st ir.Stmt) *activity {
 func (s *Sim) calls(t *task, st ir.Stmt, calls ...collCall) *activity {
 	a := s.newActivity(st)
 	for _, c := range calls {
-		if c.group.rank(t.Task) >= 0 && c.group.n > 1 {
+		if c.times > 0 && c.group.rank(t.Task) >= 0 && c.group.n > 1 {
 			a.calls = append(a.calls, c)
 		}
 	}
@@ -129,9 +129,7 @@ func (s *Sim) multicastStmt(t *task, st *ir.Multicast) *activity {
 	st.Source.Each(f, -1, func(src int64) bool {
 		count, bytes, _ := evalMessage(st.Msg, f)
 		g := s.groupOf(t, st, int(src)+1, st.Target, []int64{src})
-		for range count {
-			calls = append(calls, collCall{op: netmodel.Bcast, group: g, root: src, bytes: bytes, tag: collectiveTag(st, 0)})
-		}
+		calls = append(calls, collCall{op: netmodel.Bcast, group: g, root: src, bytes: bytes, times: count, tag: collectiveTag(st, 0)})
 		return true
 	})
 	return s.calls(t, st, calls...)
@@ -147,25 +145,23 @@ func (s *Sim) reduceStmt(t *task, st *ir.Reduce) *activity {
 	count := st.Msg.Count.Int(f)
 	bytes := count * ir.UnitBytes(st.Msg.Type, f.G)
 	if st.Scatter {
-		return s.calls(t, st, collCall{op: netmodel.ReduceScatter, group: src, bytes: bytes, tag: collectiveTag(st, 0)})
+		return s.calls(t, st, collCall{op: netmodel.ReduceScatter, group: src, bytes: bytes, times: 1, tag: collectiveTag(st, 0)})
 	}
 	if st.Target == nil {
-		return s.calls(t, st, collCall{op: netmodel.Allreduce, group: src, bytes: bytes, tag: collectiveTag(st, 0)})
+		return s.calls(t, st, collCall{op: netmodel.Allreduce, group: src, bytes: bytes, times: 1, tag: collectiveTag(st, 0)})
 	}
 	dst := s.groupOf(t, st, 1, st.Target, nil)
 	if dst.n == 0 {
 		return nil
 	}
 	if src.equal(dst) {
-		return s.calls(t, st, collCall{op: netmodel.Allreduce, group: src, bytes: bytes, tag: collectiveTag(st, 0)})
+		return s.calls(t, st, collCall{op: netmodel.Allreduce, group: src, bytes: bytes, times: 1, tag: collectiveTag(st, 0)})
 	}
 	root := dst.task(0)
 	withRoot := s.groupOf(t, st, 2, st.Source, []int64{root})
-	calls := []collCall{{op: netmodel.Reduce, group: withRoot, root: root, bytes: bytes, tag: collectiveTag(st, 0)}}
-	if dst.n > 1 {
-		calls = append(calls, collCall{op: netmodel.Bcast, group: dst, root: root, bytes: bytes, tag: collectiveTag(st, 1)})
-	}
-	return s.calls(t, st, calls...)
+	return s.calls(t, st,
+		collCall{op: netmodel.Reduce, group: withRoot, root: root, bytes: bytes, times: 1, tag: collectiveTag(st, 0)},
+		collCall{op: netmodel.Bcast, group: dst, root: root, bytes: bytes, times: 1, tag: collectiveTag(st, 1)})
 }
 
 func (s *Sim) scatterStmt(t *task, st *ir.Scatter) *activity {
@@ -177,11 +173,7 @@ func (s *Sim) scatterStmt(t *task, st *ir.Scatter) *activity {
 	g := s.groupOf(t, st, 0, st.Targets, []int64{root})
 	count, bytes, _ := evalMessage(st.Msg, f)
 	sizes := s.pairSizes(t, st.Msg, g, st.Root, st.Targets, true)
-	calls := make([]collCall, count)
-	for i := range calls {
-		calls[i] = collCall{op: netmodel.Scatter, group: g, root: root, bytes: bytes, sizes: sizes, tag: collectiveTag(st, 0)}
-	}
-	return s.calls(t, st, calls...)
+	return s.calls(t, st, collCall{op: netmodel.Scatter, group: g, root: root, bytes: bytes, sizes: sizes, times: count, tag: collectiveTag(st, 0)})
 }
 
 func (s *Sim) gatherStmt(t *task, st *ir.Gather) *activity {
@@ -190,11 +182,7 @@ func (s *Sim) gatherStmt(t *task, st *ir.Gather) *activity {
 	if st.Roots.Kind == ir.AllSet {
 		g := s.groupOf(t, st, 0, st.Sources, nil)
 		sizes := s.pairSizes(t, st.Msg, g, st.Sources, st.Roots, false)
-		calls := make([]collCall, count)
-		for i := range calls {
-			calls[i] = collCall{op: netmodel.Allgather, group: g, bytes: bytes, sizes: sizes, tag: collectiveTag(st, 0)}
-		}
-		return s.calls(t, st, calls...)
+		return s.calls(t, st, collCall{op: netmodel.Allgather, group: g, bytes: bytes, sizes: sizes, times: count, tag: collectiveTag(st, 0)})
 	}
 	root := st.Roots.One(f)
 	if root < 0 {
@@ -202,11 +190,7 @@ func (s *Sim) gatherStmt(t *task, st *ir.Gather) *activity {
 	}
 	g := s.groupOf(t, st, 0, st.Sources, []int64{root})
 	sizes := s.pairSizes(t, st.Msg, g, st.Sources, st.Roots, false)
-	calls := make([]collCall, count)
-	for i := range calls {
-		calls[i] = collCall{op: netmodel.Gather, group: g, root: root, bytes: bytes, sizes: sizes, tag: collectiveTag(st, 0)}
-	}
-	return s.calls(t, st, calls...)
+	return s.calls(t, st, collCall{op: netmodel.Gather, group: g, root: root, bytes: bytes, sizes: sizes, times: count, tag: collectiveTag(st, 0)})
 }
 
 func (s *Sim) exchangeStmt(t *task, st *ir.Exchange) *activity {
@@ -225,11 +209,7 @@ func (s *Sim) exchangeStmt(t *task, st *ir.Exchange) *activity {
 		}
 		return st.Msg.Size.Bytes(scratch)
 	}
-	calls := make([]collCall, count)
-	for i := range calls {
-		calls[i] = collCall{op: netmodel.Alltoall, group: g, bytes: bytes, sizes: sizes, tag: collectiveTag(st, 0)}
-	}
-	return s.calls(t, st, calls...)
+	return s.calls(t, st, collCall{op: netmodel.Alltoall, group: g, bytes: bytes, sizes: sizes, times: count, tag: collectiveTag(st, 0)})
 }
 
 // pairSizes returns per-member sizes for a scatter or gather whose message

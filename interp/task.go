@@ -179,8 +179,13 @@ func (t *task) execute() {
 				t.beginWarmup()
 			}
 			t.stack = append(t.stack, f)
-		case opRepeatNext:
-			next, ok := t.repeatNext(in.stmt.(*ir.Repeat))
+		case opRepeatNext, opTimedNext:
+			var next, ok bool
+			if in.op == opRepeatNext {
+				next, ok = t.repeatNext(in.stmt.(*ir.Repeat))
+			} else {
+				next, ok = t.timedNext(in.stmt.(*ir.Timed))
+			}
 			if !ok {
 				return
 			}
@@ -203,16 +208,6 @@ func (t *task) execute() {
 		case opTimed:
 			t.stack = append(t.stack, loopFrame{phase: phaseTrial, occ: t.enter(in.stmt)})
 			t.beginWarmup()
-		case opTimedNext:
-			next, ok := t.timedNext(in.stmt.(*ir.Timed))
-			if !ok {
-				return
-			}
-			if !next {
-				t.stack = t.stack[:len(t.stack)-1]
-				t.pc = in.target
-				continue
-			}
 		}
 		t.pc++
 	}
@@ -247,12 +242,16 @@ func (t *task) restore() {
 	t.cnt.start = t.sim.now - st.elapsed
 }
 
-// repeatNext advances a FOR ... REPETITIONS loop: the warmup repetitions,
-// then the synchronization if asked for, then the counted repetitions. It
-// returns next=true to run the body again, and ok=false if the task must
-// wait (for the synchronization).
+// repeatNext advances a FOR ... REPETITIONS loop; see loopNext.
 func (t *task) repeatNext(r *ir.Repeat) (next, ok bool) {
-	f := &t.stack[len(t.stack)-1]
+	return t.loopNext(&t.stack[len(t.stack)-1], r, r.Sync)
+}
+
+// loopNext advances a loop with warmups: the warmup repetitions, then the
+// synchronization if asked for, then the counted repetitions. It returns
+// next=true to run the body again, and ok=false if the task must wait (for
+// the synchronization).
+func (t *task) loopNext(f *loopFrame, st ir.Stmt, sync bool) (next, ok bool) {
 	for {
 		switch f.phase {
 		case phaseWarmup:
@@ -260,9 +259,9 @@ func (t *task) repeatNext(r *ir.Repeat) (next, ok bool) {
 				f.warm--
 				return true, true
 			}
-			if r.Sync {
+			if sync {
 				f.phase = phaseSync
-				t.act = t.sim.barrierAll(t, r)
+				t.act = t.sim.barrierAll(t, st)
 				if !t.act.run(t) {
 					return false, false
 				}
@@ -280,6 +279,8 @@ func (t *task) repeatNext(r *ir.Repeat) (next, ok bool) {
 				return true, true
 			}
 			return false, true
+		default:
+			panic("loopNext: a timed loop's trial phase")
 		}
 	}
 }
@@ -427,15 +428,11 @@ func (t *task) simple(st ir.Stmt) bool {
 
 // busy occupies the CPU for d; the statement is done when the task resumes.
 func (t *task) busy(d Time) bool {
-	if d <= 0 {
-		return true
+	if t.busyFor(d) {
+		t.act = doneActivity
+		return false
 	}
-	t.compute += d
-	t.cpuFree = t.sim.now + d
-	t.sim.record(t, spanCompute, t.sim.now, t.cpuFree)
-	t.act = doneActivity
-	t.sim.resumeAt(t, t.cpuFree)
-	return false
+	return true
 }
 
 // touchBytes is the memory traffic of a TOUCHES statement: every touch

@@ -57,7 +57,7 @@ func (t *task) timedNext(tm *ir.Timed) (next, ok bool) {
 			f.phase = phaseAgree
 			t.act = s.newActivity(tm)
 			t.act.stay = true
-			t.act.calls = append(t.act.calls, collCall{op: netmodel.Allreduce, group: s.everyone, bytes: 8, tag: collectiveTag(tm, 0)})
+			t.act.calls = append(t.act.calls, collCall{op: netmodel.Allreduce, group: s.everyone, bytes: 8, times: 1, tag: collectiveTag(tm, 0)})
 			if !t.act.run(t) {
 				return false, false
 			}
@@ -75,30 +75,8 @@ func (t *task) timedNext(tm *ir.Timed) (next, ok bool) {
 				f.warm = int64(usecs(tm.Warmup, tm.WarmupUnit, &t.Frame) / per)
 			}
 			f.phase = phaseWarmup
-		case phaseWarmup:
-			if f.warm > 0 {
-				f.warm--
-				return true, true
-			}
-			if tm.Sync {
-				f.phase = phaseSync
-				t.act = s.barrierAll(t, tm)
-				if !t.act.run(t) {
-					return false, false
-				}
-				t.endActivity()
-			}
-			f.phase = phaseMain
-			t.endWarmup()
-		case phaseSync:
-			f.phase = phaseMain
-			t.endWarmup()
-		case phaseMain:
-			if f.left > 0 {
-				f.left--
-				return true, true
-			}
-			return false, true
+		default:
+			return t.loopNext(f, tm, tm.Sync)
 		}
 	}
 }
@@ -113,6 +91,6 @@ func usecs(e ir.Expr, u interface{ Micros() int64 }, f *ir.Frame) Time {
 func (s *Sim) barrierAll(t *task, st ir.Stmt) *activity {
 	a := s.newActivity(st)
 	a.stay = true
-	a.calls = append(a.calls, collCall{op: netmodel.Barrier, group: s.everyone, tag: collectiveTag(st, 2)})
+	a.calls = append(a.calls, collCall{op: netmodel.Barrier, group: s.everyone, times: 1, tag: collectiveTag(st, 2)})
 	return a
 }

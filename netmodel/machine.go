@@ -90,18 +90,6 @@ func (m *Machine) Touch(task, numTasks, bytes int64) Duration {
 	return m.Work(task, numTasks, 0, bytes)
 }
 
-// roundPicos converts picoseconds to a Duration, rounding to the nearest
-// and saturating; negative times are 0.
-func roundPicos(ps float64) Duration {
-	switch {
-	case math.IsNaN(ps) || ps <= 0:
-		return 0
-	case ps >= math.MaxInt64:
-		return math.MaxInt64
-	}
-	return Duration(math.Round(ps))
-}
-
 // Validate reports the first problem with the machine, naming the field
 // as a platform file does.
 func (m *Machine) Validate() error {

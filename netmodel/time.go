@@ -24,8 +24,11 @@ func (d Duration) Micros() float64 { return float64(d) / float64(Microsecond) }
 
 // FromMicros converts microseconds to a Duration, rounding to the nearest
 // picosecond and saturating instead of overflowing.
-func FromMicros(us float64) Duration {
-	ps := us * float64(Microsecond)
+func FromMicros(us float64) Duration { return roundPicos(us * float64(Microsecond)) }
+
+// roundPicos converts picoseconds to a Duration, rounding to the nearest
+// and saturating; negative times are 0.
+func roundPicos(ps float64) Duration {
 	switch {
 	case math.IsNaN(ps) || ps <= 0:
 		return 0
