@@ -17,5 +17,5 @@
 // into the point-to-point algorithms MPI libraries use (netmodel.Plan) and do
 // not touch the message counters, as in coNCePTuaL.
 //
-// interp imports ir, lang, netmodel and the standard library.
+// interp imports ir, lang, netmodel, logfile and the standard library.
 package interp

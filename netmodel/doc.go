@@ -9,6 +9,6 @@
 // Times are integer picoseconds (Duration) so that simulations are exact
 // and deterministic; per-byte costs are integer femtoseconds per byte.
 //
-// netmodel imports only the standard library and a TOML parser; the
-// interpreter imports it.
+// netmodel imports the standard library, a TOML parser and stdlib (for the
+// preset files); the interpreter imports it.
 package netmodel
