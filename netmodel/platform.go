@@ -106,8 +106,8 @@ func fieldError(field string, err error) error {
 }
 
 // Parse reads a platform file, in the format described at the top of
-// platform.go and in stdlib/platforms/README.md, and validates it. source names the file in errors and
-// becomes Platform.Source.
+// platform.go and in stdlib/platforms/README.md, and validates it. source
+// names the file in errors and becomes Platform.Source.
 func Parse(data []byte, source string) (*Platform, error) {
 	var doc map[string]any
 	if err := toml.Unmarshal(data, &doc); err != nil {
@@ -350,7 +350,7 @@ func (s *tomlSection) field(key string) string {
 func (s *tomlSection) require(keys ...string) {
 	for _, k := range keys {
 		if _, ok := s.m[k]; !ok {
-			s.r.fail(s.field(k), errors.New("missing"))
+			s.r.fail(s.field(k), errors.New("missing; it is required (the format is in stdlib/platforms/README.md)"))
 		}
 	}
 }
