@@ -3,6 +3,7 @@ package interp_test
 import (
 	"bytes"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/parley-hpc/parley/interp"
@@ -228,6 +229,25 @@ ALL TASKS TOUCH 1000 DOUBLEWORDS OF A 1 MEGABYTE MEMORY REGION WITH STRIDE 8 DOU
 	want := plat.Machine.Touch(0, 2, 2*65536) + plat.Machine.Touch(0, 2, 2*1000*8)
 	if want != us(2*65536/1000.0+16) || res.Predicted != want {
 		t.Errorf("predicted %v, want %v", res.Predicted, want)
+	}
+}
+
+// Tasks on one node talk through [network.intra]: with two tasks per node,
+// 0 and 1 share a node and 0 and 2 do not.
+func TestIntraNodeLink(t *testing.T) {
+	src := strings.Replace(testPlatform, "tasks_per_node = 1", "tasks_per_node = 2", 1)
+	plat, err := netmodel.Parse([]byte(src+"[network.intra]\nL = \"100ns\"\no = \"50ns\"\nG = \"10GB/s\"\n"), "intra.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	intra := plat.Intra
+	res, _ := runOK(t, "TASK 0 SENDS A 1001 BYTE MESSAGE TO TASK 1", 4, plat)
+	if want := intra.OneWay(1001); res.Predicted != want || want != us(0.05+0.1+0.05+0.1) {
+		t.Errorf("same node: predicted %v, want %v", res.Predicted, want)
+	}
+	res, _ = runOK(t, "TASK 0 SENDS A 1001 BYTE MESSAGE TO TASK 2", 4, plat)
+	if want := plat.Network.OneWay(1001); res.Predicted != want {
+		t.Errorf("other node: predicted %v, want %v", res.Predicted, want)
 	}
 }
 
