@@ -69,14 +69,7 @@ func (s *Sim) sendStmt(t *task, st *ir.Send) *activity {
 	me := t.Task
 	a := s.newActivity(st)
 	if !st.Unsuspecting {
-		for _, v := range s.sendersTo(t, st, st.Source, st.Target) {
-			st.Source.Contains(f, v, -1)
-			st.Target.Contains(f, me, v)
-			count, bytes, tag := evalMessage(st.Recv, f)
-			if count > 0 {
-				a.ops = append(a.ops, p2pOp{peer: s.proc(t, v), async: st.RecvAsync, count: count, bytes: bytes, tag: tag})
-			}
-		}
+		s.receivesFrom(t, a, st, st.Source, st.Target, st.Recv, st.RecvAsync)
 	}
 	if st.Source.Contains(f, me, -1) {
 		st.Target.Each(f, me, func(d int64) bool {
@@ -96,11 +89,12 @@ func (s *Sim) sendStmt(t *task, st *ir.Send) *activity {
 func (s *Sim) receiveStmt(t *task, st *ir.Receive) *activity {
 	f := &t.Frame
 	me := t.Task
-	if s.patterns.receiverFirst(st) && !st.Receivers.Contains(f, me, -1) {
+	receiverFirst := s.patterns.receiverFirst(st)
+	if receiverFirst && !st.Receivers.Contains(f, me, -1) {
 		return nil
 	}
 	a := s.newActivity(st)
-	if s.patterns.receiverFirst(st) {
+	if receiverFirst {
 		st.Senders.Each(f, me, func(v int64) bool {
 			count, bytes, tag := evalMessage(st.Msg, f)
 			if count > 0 {
@@ -109,16 +103,25 @@ func (s *Sim) receiveStmt(t *task, st *ir.Receive) *activity {
 			return true
 		})
 	} else {
-		for _, v := range s.sendersTo(t, st, st.Senders, st.Receivers) {
-			st.Senders.Contains(f, v, -1)
-			st.Receivers.Contains(f, me, v)
-			count, bytes, tag := evalMessage(st.Msg, f)
-			if count > 0 {
-				a.ops = append(a.ops, p2pOp{peer: s.proc(t, v), async: st.Async, count: count, bytes: bytes, tag: tag})
-			}
-		}
+		s.receivesFrom(t, a, st, st.Senders, st.Receivers, st.Msg, st.Async)
 	}
 	return s.nonEmpty(a)
+}
+
+// receivesFrom adds to a the receives of task t from each source of st
+// that targets it, in ascending order, evaluating msg with the source and
+// target variables bound for each.
+func (s *Sim) receivesFrom(t *task, a *activity, st ir.Stmt, source, target *ir.TaskSet, msg *ir.Message, async bool) {
+	f := &t.Frame
+	for _, src := range s.sendersTo(t, st, source, target) {
+		v := int64(src)
+		source.Contains(f, v, -1)
+		target.Contains(f, t.Task, v)
+		count, bytes, tag := evalMessage(msg, f)
+		if count > 0 {
+			a.ops = append(a.ops, p2pOp{peer: s.proc(t, v), async: async, count: count, bytes: bytes, tag: tag})
+		}
+	}
 }
 
 // multicastStmt: each source, in ascending order, broadcasts to itself and
@@ -334,14 +337,15 @@ func (s *Sim) groupOf(t *task, st ir.Stmt, phase int, set *ir.TaskSet, extra []i
 // Who sends to whom
 
 // sendersTo lists, in ascending order, the sources of st that target task
-// t (with the statement's variables bound as t sees them).
-func (s *Sim) sendersTo(t *task, st ir.Stmt, source, target *ir.TaskSet) []int64 {
+// t (with the statement's variables bound as t sees them). The list may be
+// shared: callers only read it.
+func (s *Sim) sendersTo(t *task, st ir.Stmt, source, target *ir.TaskSet) []int32 {
 	f := &t.Frame
 	me := t.Task
 	if source.Kind == ir.SingleSet {
 		v := source.One(f)
 		if v >= 0 && target.Contains(f, me, v) {
-			return []int64{v}
+			return []int32{int32(v)}
 		}
 		return nil
 	}
@@ -349,10 +353,10 @@ func (s *Sim) sendersTo(t *task, st ir.Stmt, source, target *ir.TaskSet) []int64
 	if !ok {
 		// The pattern may differ between tasks: scan the sources.
 		sc := s.scratch(t)
-		var out []int64
+		var out []int32
 		source.Each(sc, -1, func(v int64) bool {
 			if target.Contains(sc, me, v) {
-				out = append(out, v)
+				out = append(out, int32(v))
 			}
 			return true
 		})
@@ -372,14 +376,8 @@ type inverse struct {
 	srcs  []int32
 }
 
-func (p *inverse) from(task int64) []int64 {
-	lo, hi := p.start[task], p.start[task+1]
-	out := make([]int64, hi-lo)
-	for i := range out {
-		out[i] = int64(p.srcs[int(lo)+i])
-	}
-	return out
-}
+// from returns the sources that send to task, a view into p.
+func (p *inverse) from(task int64) []int32 { return p.srcs[p.start[task]:p.start[task+1]] }
 
 func buildInverse(f *ir.Frame, n int64, source, target *ir.TaskSet) *inverse {
 	type pair struct{ dst, src int32 }
