@@ -134,6 +134,8 @@ func (s *Sim) logHeader(rank int) []logfile.KV {
 		{Key: "Rank (0<=P<tasks)", Value: strconv.Itoa(rank)},
 		{Key: "Host name", Value: fmt.Sprintf("node %d (simulated)", p.Machine.NodeOf(int64(rank), s.g.NumTasks))},
 		{Key: "Microsecond timer type", Value: "simulated clock (picosecond resolution)"},
+		{Key: "Average timer overhead [elapsed_usecs]", Value: "0 (simulated)"},
+		{Key: "Timer increment [elapsed_usecs]", Value: "1e-06 (simulated)"},
 		{Key: "Random-number seed", Value: strconv.FormatUint(s.g.Seed, 10)},
 		{Key: "Program", Value: s.prog.Lang.File},
 	}
@@ -184,6 +186,11 @@ func (s *Sim) WriteLogs(dir, base string) error {
 		f.Footer = []logfile.KV{
 			{Value: status},
 			{Key: "Elapsed time", Value: fmt.Sprintf("%s seconds (predicted)", logfile.Number(t.finish.Micros()/1e6))},
+			// Whole-run point-to-point totals, which a compiled run must match.
+			{Key: "Messages sent", Value: strconv.FormatInt(t.total.msgsSent, 10)},
+			{Key: "Messages received", Value: strconv.FormatInt(t.total.msgsRecv, 10)},
+			{Key: "Bytes sent", Value: strconv.FormatInt(t.total.bytesSent, 10)},
+			{Key: "Bytes received", Value: strconv.FormatInt(t.total.bytesRecv, 10)},
 		}
 		path := filepath.Join(dir, fmt.Sprintf("%s-%d.log", base, i))
 		out, err := os.Create(path)

@@ -5,7 +5,7 @@ import "slices"
 // Uses reports which variable slots the given nodes read, and whether they
 // read anything that can differ between tasks or between evaluations: a
 // counter, MY TASK, FILE_DATA or a random function. Nodes may be Expr, Rel,
-// Range, *TaskSet, *Message or *ReduceMsg; nil nodes are skipped. Callers
+// Range, *TaskSet, *Message, *Size or *ReduceMsg; nil nodes are skipped. Callers
 // use it to tell when two evaluations must agree, e.g. to cache a
 // statement's communication pattern.
 func Uses(nodes ...any) (slots []int, dynamic bool) {
@@ -38,6 +38,8 @@ func (u *uses) node(n any) {
 			u.exprs(n.Count, n.Tag, n.Buffer)
 			u.sizes(n.Size, n.AlignSize, n.BufferOffs)
 		}
+	case *Size:
+		u.sizes(n)
 	case *ReduceMsg:
 		if n != nil {
 			u.exprs(n.Count, n.Tag, n.Buffer)
