@@ -79,6 +79,17 @@ func TestDifferentialExamples(t *testing.T) {
 	// neighbours for real.
 	lulesh, _ := fs.ReadFile(examples.FS, "lulesh.parley")
 	cases = append(cases, diffCase{name: "lulesh.parley", tasks: 8, args: []string{"--side", "2", "--elements", "4"}, src: lulesh})
+	// Programs written for this test, covering what the examples do not.
+	more, _ := filepath.Glob("testdata/diff/*.parley")
+	for _, path := range more {
+		src, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range []int64{4, 7} {
+			cases = append(cases, diffCase{name: filepath.Base(path), tasks: n, src: src})
+		}
+	}
 	for _, c := range cases {
 		t.Run(fmt.Sprintf("%s/%d", strings.TrimSuffix(c.name, ".parley"), c.tasks), func(t *testing.T) {
 			differential(t, mpicc, mpirun, c)

@@ -79,23 +79,72 @@ static PR_UNUSED double pr_f64from(uint64_t b) {
 /* Buffer size for pr_fmt_g. */
 #define PR_GBUF 32
 
-/* pr_fmt_g formats x as Go's fmt %g does (the shortest decimal that reads
- * back as x), so that error messages match the interpreter's. */
+/* pr_fmt_g formats x as Go's fmt %g does, so that error messages match the
+ * interpreter's: the fewest digits that read back as x (the nearer of two
+ * candidates, ties to even), in e-notation for exponents below -4 or from
+ * 6 up. */
 static PR_UNUSED const char *pr_fmt_g(char *buf, double x) {
-	int prec, e10;
+	char ex[800], cand[2][20], s[40], *o = buf;
+	const char *d, *rem;
+	int p, i, e10, ecand[2], ok[2], pick;
 	if (x != x)
 		return strcpy(buf, "NaN");
 	if (isinf(x))
 		return strcpy(buf, x > 0 ? "+Inf" : "-Inf");
-	for (prec = 1;; prec++) {
-		snprintf(buf, PR_GBUF, "%.*e", prec - 1, x);
-		if (prec == 17 || strtod(buf, NULL) == x)
+	/* |x| exactly (a double has at most 767 significant digits), with its
+	 * digits made contiguous from ex + 1. */
+	snprintf(ex, sizeof ex, "%.766e", fabs(x));
+	e10 = atoi(strchr(ex, 'e') + 1);
+	ex[1] = ex[0];
+	for (p = 1;; p++) {
+		/* |x| truncated to p digits, and one unit in the last place more. */
+		for (i = 0; i < 2; i++) {
+			memcpy(cand[i], ex + 1, (size_t)p);
+			cand[i][p] = 0;
+			ecand[i] = e10;
+		}
+		for (i = p - 1; i >= 0 && cand[1][i] == '9'; i--)
+			cand[1][i] = '0';
+		if (i >= 0) {
+			cand[1][i]++;
+		} else {
+			cand[1][0] = '1';
+			ecand[1]++;
+		}
+		for (i = 0; i < 2; i++) {
+			snprintf(s, sizeof s, "%c.%se%d", cand[i][0], cand[i] + 1, ecand[i]);
+			ok[i] = strtod(s, NULL) == fabs(x);
+		}
+		if (ok[0] || ok[1])
 			break;
 	}
-	e10 = atoi(strchr(buf, 'e') + 1);
-	if (e10 < -4 || e10 >= 6)
-		return buf;
-	snprintf(buf, PR_GBUF, "%.*f", prec - 1 - e10 > 0 ? prec - 1 - e10 : 0, x);
+	pick = ok[1];
+	if (ok[0] && ok[1]) {
+		/* Compare the dropped digits with one half. */
+		rem = ex + 1 + p;
+		for (i = 1; rem[i] == '0'; i++)
+			;
+		pick = *rem > '5' || (*rem == '5' && (rem[i] != 'e' || (cand[0][p - 1] - '0') % 2 == 1));
+	}
+	d = cand[pick];
+	e10 = ecand[pick];
+	if (signbit(x))
+		*o++ = '-';
+	if (e10 < -4 || e10 >= 6) {
+		*o++ = d[0];
+		if (p > 1)
+			o += sprintf(o, ".%s", d + 1);
+		sprintf(o, "e%c%02d", e10 < 0 ? '-' : '+', e10 < 0 ? -e10 : e10);
+	} else if (e10 < 0) {
+		sprintf(o, "0.%.*s%s", -e10 - 1, "000", d);
+	} else {
+		for (i = 0; i <= e10; i++)
+			*o++ = i < p ? d[i] : '0';
+		if (p > e10 + 1)
+			sprintf(o, ".%s", d + e10 + 1);
+		else
+			*o = 0;
+	}
 	return buf;
 }
 

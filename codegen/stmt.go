@@ -161,6 +161,7 @@ func (g *gen) forEach(ranges []ir.Range, v string, body func()) {
 		}
 	}
 	vals, k := g.temp("vals"), g.temp("k")
+	g.open("")
 	g.line("pr_vals %s = {0};", vals)
 	for _, r := range ranges {
 		g.fill(r, vals)
@@ -170,6 +171,7 @@ func (g *gen) forEach(ranges []ir.Range, v string, body func()) {
 	body()
 	g.close()
 	g.line("pr_vals_free(&%s);", vals)
+	g.close()
 	g.release(vals, k)
 }
 
@@ -273,7 +275,7 @@ func (g *gen) ifMember(s *ir.TaskSet, task, other string, body func()) {
 		opened = true
 	case ir.SingleSet:
 		opened = bind()
-		g.open("if (%s == %s)", g.intExpr(s.X), task)
+		g.open("if (%s)", infix(g.ie(s.X), "==", atom(task), precEq).s)
 		body()
 		g.close()
 	case ir.SuchThatSet:
@@ -441,7 +443,30 @@ func (g *gen) simple(st ir.Stmt) {
 	case *ir.Output:
 		g.ifMember(st.Tasks, "my_task", "-1", func() {
 			format, args := g.items(st.Items)
+			// C evaluates arguments in no set order; random draws must
+			// happen left to right, as in the interpreter.
+			draws := 0
+			for _, a := range args {
+				if strings.Contains(a, "pr_random_") {
+					draws++
+				}
+			}
+			if draws < 2 {
+				g.line("pr_output(%s);", strings.Join(append([]string{cString(format)}, args...), ", "))
+				return
+			}
+			g.open("")
+			for i, a := range args {
+				typ := "double"
+				if strings.HasPrefix(a, "pr_log_comment(") {
+					typ = "const char *"
+				}
+				args[i] = g.temp("item")
+				g.line("%s %s = %s;", typ, args[i], a)
+			}
 			g.line("pr_output(%s);", strings.Join(append([]string{cString(format)}, args...), ", "))
+			g.release(args...)
+			g.close()
 		})
 	case *ir.BackendExec:
 		g.ifMember(st.Tasks, "my_task", "-1", func() {

@@ -122,6 +122,9 @@ func (a *activity) run(t *task) bool {
 				t.issueAsync(ref(a.stmt))
 			}
 			a.k++
+			if s.opts.Observer != nil {
+				s.observeP2P(t, op)
+			}
 			if s.send(t, op.peer, op.bytes, op.tag, true, mode, ref(a.stmt)) && !op.async {
 				t.waitOn = waitInfo{kind: waitSend, peer: op.peer, stmt: ref(a.stmt)}
 				return false
@@ -139,6 +142,9 @@ func (a *activity) run(t *task) bool {
 		}
 		req := s.newReq(r)
 		a.k++
+		if s.opts.Observer != nil {
+			s.observeP2P(t, op)
+		}
 		pending, doneAt := s.postRecv(t, req)
 		if op.async {
 			continue
@@ -153,6 +159,9 @@ func (a *activity) run(t *task) bool {
 		}
 	}
 	for a.ci < len(a.calls) {
+		if a.coll == nil && s.opts.Observer != nil {
+			s.observeCall(t, &a.calls[a.ci])
+		}
 		if !s.collective(t, a, &a.calls[a.ci]) {
 			return false
 		}

@@ -23,6 +23,7 @@ type Options struct {
 	Output    io.Writer // where OUTPUTS writes; nil: discarded
 	Timeline  bool      // record what each task does when, for Timeline
 	Logs      bool      // keep LOGS data, for WriteLogs
+	Observer  Observer  // told of every MPI-level operation as it is issued; nil: none
 }
 
 // Problem is something wrong found while running: a failed assertion, a

@@ -82,6 +82,7 @@ type task struct {
 	waitOn       waitInfo // what the task is blocked on, for deadlock reports
 	status       taskStatus
 	awaiting     bool // blocked in AWAIT COMPLETION
+	awaitSeen    bool // the Observer has been told of the AWAIT COMPLETION the task is blocked in
 }
 
 // taskRare is the state few tasks or few programs need.
@@ -348,7 +349,7 @@ func (t *task) simple(st ir.Stmt) bool {
 		}
 		return true
 	case *ir.Output:
-		if t.suppress == 0 && st.Tasks.Contains(f, int64(t.id), -1) {
+		if t.suppress == 0 && st.Tasks.Contains(f, t.Task, -1) {
 			s.out.WriteString(t.items(st.Items))
 			s.out.WriteByte('\n')
 		}
@@ -357,40 +358,51 @@ func (t *task) simple(st ir.Stmt) bool {
 		// The interpreter has no backend code to run.
 		return true
 	case *ir.Log:
-		if t.suppress == 0 && st.Tasks.Contains(f, int64(t.id), -1) && s.opts.Logs {
+		if t.suppress == 0 && st.Tasks.Contains(f, t.Task, -1) && s.opts.Logs {
 			t.logRow(st)
 		}
 		return true
 	case *ir.ComputeAggregates:
-		if t.suppress == 0 && st.Tasks.Contains(f, int64(t.id), -1) && t.rare != nil && t.rare.log != nil {
+		if t.suppress == 0 && st.Tasks.Contains(f, t.Task, -1) && t.rare != nil && t.rare.log != nil {
 			t.rare.log.flush(t.table)
 		}
 		return true
 	case *ir.Counters:
-		if st.Tasks.Contains(f, int64(t.id), -1) {
+		if st.Tasks.Contains(f, t.Task, -1) {
 			t.counterOp(st)
 		}
 		return true
 	case *ir.Delay:
-		if !st.Tasks.Contains(f, int64(t.id), -1) {
+		if !st.Tasks.Contains(f, t.Task, -1) {
 			return true
 		}
 		d := usecs(st.Amount, st.Unit, f)
 		if !st.Sleep {
 			d = s.plat.Machine.ComputeFor(int64(t.id), s.g.NumTasks, d)
 		}
+		if s.opts.Observer != nil {
+			s.observeBusy(t, d, -1, st.Sleep)
+		}
 		return t.busy(d)
 	case *ir.Work:
-		if !st.Tasks.Contains(f, int64(t.id), -1) {
+		if !st.Tasks.Contains(f, t.Task, -1) {
 			return true
 		}
 		flops := st.Flops.Int(f)
-		return t.busy(s.plat.Machine.Work(int64(t.id), s.g.NumTasks, flops, st.Memory.Bytes(f)))
+		d := s.plat.Machine.Work(int64(t.id), s.g.NumTasks, flops, st.Memory.Bytes(f))
+		if s.opts.Observer != nil {
+			s.observeBusy(t, d, flops, false)
+		}
+		return t.busy(d)
 	case *ir.Touch:
-		if !st.Tasks.Contains(f, int64(t.id), -1) {
+		if !st.Tasks.Contains(f, t.Task, -1) {
 			return true
 		}
-		return t.busy(s.plat.Machine.Touch(int64(t.id), s.g.NumTasks, touchBytes(st, f)))
+		d := s.plat.Machine.Touch(int64(t.id), s.g.NumTasks, touchBytes(st, f))
+		if s.opts.Observer != nil {
+			s.observeBusy(t, d, -1, false)
+		}
+		return t.busy(d)
 	case *ir.TouchBuffer, *ir.Assign:
 		// Buffers are not modelled; processor reassignment is handled by
 		// the mapping functions (see assign.go).
@@ -399,8 +411,11 @@ func (t *task) simple(st ir.Stmt) bool {
 		}
 		return true
 	case *ir.Await:
-		if !st.Tasks.Contains(f, int64(t.id), -1) {
+		if !st.Tasks.Contains(f, t.Task, -1) {
 			return true
+		}
+		if s.opts.Observer != nil {
+			s.observeAwait(t, t.asyncPending > 0)
 		}
 		if t.asyncPending > 0 {
 			t.awaiting = true
