@@ -278,10 +278,8 @@ func (g *gen) program() {
 				cString(lang.FormatExpr(prm.Decl.Default)), g.paramNames[i])
 		}
 		g.line("};")
-	} else {
-		g.line("static const pr_param *params = NULL;")
+		g.line("")
 	}
-	g.line("")
 	g.line("/* The source, copied into every log. */")
 	g.line("static const char source[] =")
 	lines := strings.SplitAfter(strings.TrimRight(string(p.Lang.Source), "\n")+"\n", "\n")

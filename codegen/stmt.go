@@ -613,7 +613,7 @@ func (g *gen) receivesFrom(st ir.Stmt, source, target *ir.TaskSet, m *ir.Message
 	if src, ok := g.inverse(source, target); ok {
 		v := g.slotNames[source.Slot]
 		g.open("")
-		g.line("int64_t %s = %s; /* the one task that can target this one */", v, src)
+		g.line("int64_t %s = %s; /* the only task that can send here */", v, src)
 		g.open("if (pr_is_task(%s))", v)
 		g.ifMember(source, v, "-1", func() {
 			g.ifMember(target, "my_task", v, func() { g.p2p(fn, v, m, st) })

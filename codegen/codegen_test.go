@@ -1,0 +1,158 @@
+package codegen_test
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/parley-hpc/parley/codegen"
+	"github.com/parley-hpc/parley/examples"
+	"github.com/parley-hpc/parley/ir"
+	"github.com/parley-hpc/parley/lang"
+	"github.com/parley-hpc/parley/parser"
+)
+
+// TestUnsupported: constructs the backend cannot translate are reported
+// with their position, not miscompiled.
+func TestUnsupported(t *testing.T) {
+	p := build(t, "file.parley", []byte(`TASK 0 OUTPUTS FILE_DATA("x.csv").`))
+	_, err := codegen.C(p, codegen.Options{})
+	var ce *codegen.Error
+	if !errors.As(err, &ce) || !strings.HasPrefix(err.Error(), "file.parley:1:16: FILE_DATA") {
+		t.Fatalf("got %v", err)
+	}
+}
+
+// TestReadableOutput pins what makes the C read like hand-written code:
+// loops stay loops, source lines head their statements, parameters are
+// named globals, and the 26-neighbour example stays short.
+func TestReadableOutput(t *testing.T) {
+	src, _ := fs.ReadFile(examples.FS, "lulesh.parley")
+	c, err := codegen.C(build(t, "lulesh.parley", src), codegen.Options{Version: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(c)
+	for _, want := range []string{
+		"static int64_t steps = 10; /* --steps, -n: Time steps */",
+		"for (int64_t rep = 0; rep < steps; rep++) {",
+		"for (int64_t dz = -1; dz <= 1; dz++) {",
+		"/* 23: ALL TASKS AWAIT COMPLETION */\n    pr_await();",
+		"pr_isend(dst, 1, pr_ipow(s, 3 - pr_abs(dx, \"22:56\") - pr_abs(dy, \"22:66\") - pr_abs(dz, \"22:76\"), \"22:46\") * fields * 8, 0, 0, \"22:11\");",
+		"PR_OFFSETS(-dx, -dy, -dz)", // receives find their one sender directly
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("lulesh.c lacks %q", want)
+		}
+	}
+	if n := strings.Count(text, "\n"); n >= 400 {
+		t.Errorf("lulesh.c has %d lines; hand-written code would have far fewer", n)
+	}
+	if strings.Count(text, "pr_isend(") != 1 {
+		t.Errorf("the 26 sends must stay one call in a loop:\n%s", text)
+	}
+}
+
+// FuzzC: any program that checks either compiles to C or is refused with
+// a positioned error; the generator never panics.
+func FuzzC(f *testing.F) {
+	names, _ := fs.Glob(examples.FS, "*.parley")
+	for _, n := range names {
+		src, _ := fs.ReadFile(examples.FS, n)
+		f.Add(src)
+	}
+	more, _ := filepath.Glob("testdata/diff/*.parley")
+	for _, path := range more {
+		src, _ := os.ReadFile(path)
+		f.Add(src)
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		prog, diags := parser.Parse("fuzz.parley", src)
+		if prog == nil || diags.HasErrors() {
+			return
+		}
+		if lang.Check(prog).HasErrors() {
+			return
+		}
+		p, err := ir.Build(prog)
+		if err != nil {
+			return
+		}
+		c, err := codegen.C(p, codegen.Options{})
+		var ce *codegen.Error
+		if err != nil && !errors.As(err, &ce) {
+			t.Fatalf("unpositioned error %v", err)
+		}
+		if err == nil && !strings.Contains(string(c), "pr_finish();") {
+			t.Fatalf("incomplete program:\n%s", c)
+		}
+	})
+}
+
+// TestCompiledOptions: the benchmark's command line: --help lists the
+// parameters with their defaults, values take the language's suffixes,
+// and a bad option is refused with exit status 2.
+func TestCompiledOptions(t *testing.T) {
+	mpicc, mpirun := mpiTools(t)
+	dir := t.TempDir()
+	src, _ := fs.ReadFile(examples.FS, "ring.parley")
+	exe := compile(t, mpicc, dir, build(t, "ring.parley", src))
+	out, err := mpiRun(t, mpirun, exe, 2, []string{"--help"}, time.Minute)
+	if err != nil || !strings.Contains(string(out.stdout), "-s, --msgsize=<number>\tMessage size (bytes) [default: 64K]") {
+		t.Errorf("--help: %v\n%s", err, out)
+	}
+	out, err = mpiRun(t, mpirun, exe, 2, []string{"--msgsize", "lots"}, time.Minute)
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || !strings.Contains(string(out.stderr), "option --msgsize needs an integer value") {
+		t.Errorf("bad value: %v\n%s", err, out)
+	}
+	logs := filepath.Join(dir, "ring-%d.log")
+	if out, err := mpiRun(t, mpirun, exe, 2, []string{"--reps=3", "-s", "1K", "--logfile", logs}, time.Minute); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	log0, _ := os.ReadFile(filepath.Join(dir, "ring-0.log"))
+	for _, want := range []string{"# Message size (bytes): 1024\n", "# Number of shifts: 3\n", "# Bytes sent: 5120\n", "# Messages sent: 5\n"} {
+		if !strings.Contains(string(log0), want) {
+			t.Errorf("log lacks %q:\n%s", want, log0)
+		}
+	}
+}
+
+// TestCompiledTimedLoop: a timed loop runs as long as asked on the real
+// machine, every task running the same number of iterations.
+func TestCompiledTimedLoop(t *testing.T) {
+	mpicc, mpirun := mpiTools(t)
+	dir := t.TempDir()
+	p := build(t, "timed.parley", []byte(`FOR 50 MILLISECONDS PLUS 5 WARMUP MILLISECONDS AND A SYNCHRONIZATION {
+  ALL TASKS t ASYNCHRONOUSLY SEND A 1 KILOBYTE MESSAGE TO TASK (t + 1) MOD num_tasks THEN
+  ALL TASKS AWAIT COMPLETION THEN
+  ALL TASKS COMPUTE FOR 100 MICROSECONDS
+} THEN
+ALL TASKS LOG msgs_sent AS "Sent" AND elapsed_usecs AS "Time".
+`))
+	exe := compile(t, mpicc, dir, p)
+	start := time.Now()
+	if out, err := mpiRun(t, mpirun, exe, 3, []string{"--logfile", filepath.Join(dir, "timed-%d.log")}, time.Minute); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if d := time.Since(start); d < 50*time.Millisecond {
+		t.Errorf("a 50 ms loop ended after %v", d)
+	}
+	var sent string
+	for rank := range 3 {
+		lf := readLog(t, filepath.Join(dir, "timed-"+string(rune('0'+rank))+".log"))
+		rows := lf.Tables[0].Columns[0].Rows
+		if len(rows) != 1 || rows[0] == "0" {
+			t.Fatalf("task %d logged %v messages", rank, rows)
+		}
+		if rank > 0 && rows[0] != sent {
+			t.Errorf("task %d sent %s messages, task 0 %s: the tasks must agree on the iterations", rank, rows[0], sent)
+		}
+		sent = rows[0]
+	}
+}
