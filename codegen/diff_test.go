@@ -213,6 +213,8 @@ func mpiRun(t *testing.T, mpirun, exe string, n int64, args []string, timeout ti
 	cmd := exec.Command(mpirun, full...)
 	cmd.Dir = filepath.Dir(exe)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// Tasks that outlive a killed mpirun must not hold the test up.
+	cmd.WaitDelay = 5 * time.Second
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Start(); err != nil {
@@ -224,8 +226,15 @@ func mpiRun(t *testing.T, mpirun, exe string, n int64, args []string, timeout ti
 	case err := <-done:
 		return runOutput{stdout.Bytes(), stderr.Bytes()}, err
 	case <-time.After(timeout):
-		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		<-done
+		// mpirun passes SIGTERM on to the tasks it started; then anything
+		// left in its process group is killed.
+		syscall.Kill(cmd.Process.Pid, syscall.SIGTERM)
+		select {
+		case <-done:
+		case <-time.After(3 * time.Second):
+			syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			<-done
+		}
 		return runOutput{stdout.Bytes(), stderr.Bytes()}, context.DeadlineExceeded
 	}
 }

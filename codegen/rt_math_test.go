@@ -2,6 +2,7 @@ package codegen
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -14,6 +15,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/parley-hpc/parley/ir"
 	"github.com/parley-hpc/parley/lang"
@@ -34,6 +36,9 @@ func TestMathRuntime(t *testing.T) {
 			}
 		}
 	}
+	// A driver that loops (a bug in the header) must not outlive the test.
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	defer cancel()
 	noFMA := os.Getenv("PARLEY_RTMATH_NOFMA") != ""
 	driver := os.Getenv("PARLEY_RTMATH_DRIVER")
 	built := make(chan error, 1)
@@ -43,7 +48,7 @@ func TestMathRuntime(t *testing.T) {
 			t.Skip("gcc not found: cannot compile the C run-time")
 		}
 		driver = filepath.Join(t.TempDir(), "rt_math_driver")
-		go func() { built <- rtmCompile(gcc, driver) }()
+		go func() { built <- rtmCompile(ctx, gcc, driver) }()
 	} else {
 		built <- nil
 	}
@@ -55,10 +60,10 @@ func TestMathRuntime(t *testing.T) {
 	// Go's math.Exp takes another path on CPUs with AVX and FMA. When the
 	// driver finds them too, check the other path as well, in a child run
 	// with GODEBUG=cpu.fma=off alongside this one.
-	fma := strings.TrimSpace(string(rtmRun(t, driver, "fma\n")))
+	fma := strings.TrimSpace(string(rtmRun(ctx, t, driver, "fma\n")))
 	if fma == "1" && !noFMA {
 		var childOut bytes.Buffer
-		child := exec.Command(os.Args[0], "-test.run=^TestMathRuntime$", "-test.count=1")
+		child := exec.CommandContext(ctx, os.Args[0], "-test.run=^TestMathRuntime$", "-test.count=1")
 		child.Env = append(os.Environ(), "GODEBUG=cpu.fma=off", "PARLEY_RTMATH_NOFMA=1", "PARLEY_RTMATH_DRIVER="+driver)
 		child.Stdout, child.Stderr = &childOut, &childOut
 		if err := child.Start(); err != nil {
@@ -76,7 +81,7 @@ func TestMathRuntime(t *testing.T) {
 		in.WriteString(c.cmd)
 		in.WriteByte('\n')
 	}
-	lines := strings.Split(strings.TrimSuffix(string(rtmRun(t, driver, in.String())), "\n"), "\n")
+	lines := strings.Split(strings.TrimSuffix(string(rtmRun(ctx, t, driver, in.String())), "\n"), "\n")
 	bad := 0
 	for _, c := range l.cases {
 		n := min(len(c.want), len(lines))
@@ -126,8 +131,8 @@ func rtmCases(noFMA bool) *rtmCaseList {
 }
 
 // rtmCompile compiles the driver to exe.
-func rtmCompile(gcc, exe string) error {
-	cmd := exec.Command(gcc, "-std=c99", "-Wall", "-Wextra", "-Werror", "-O2", "-I", ".",
+func rtmCompile(ctx context.Context, gcc, exe string) error {
+	cmd := exec.CommandContext(ctx, gcc, "-std=c99", "-Wall", "-Wextra", "-Werror", "-O2", "-I", ".",
 		"-o", exe, filepath.Join("testdata", "rt_math_driver.c"), "-lm")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("compiling the driver: %v\n%s", err, out)
@@ -136,8 +141,8 @@ func rtmCompile(gcc, exe string) error {
 }
 
 // rtmRun runs the driver on input.
-func rtmRun(t *testing.T, driver, input string) []byte {
-	cmd := exec.Command(driver)
+func rtmRun(ctx context.Context, t *testing.T, driver, input string) []byte {
+	cmd := exec.CommandContext(ctx, driver)
 	cmd.Stdin = strings.NewReader(input)
 	out, err := cmd.Output()
 	if err != nil {
