@@ -591,24 +591,6 @@ static PR_UNUSED int64_t pr_factor10(int64_t x) {
 	return x < 0 ? -r : r;
 }
 
-/* MIN and MAX of n >= 1 values, e.g. pr_min(3, (const int64_t[]){a, b, c}). */
-static PR_UNUSED int64_t pr_min(int n, const int64_t *v) {
-	int64_t best = v[0];
-	int i;
-	for (i = 1; i < n; i++)
-		if (v[i] < best)
-			best = v[i];
-	return best;
-}
-static PR_UNUSED int64_t pr_max(int n, const int64_t *v) {
-	int64_t best = v[0];
-	int i;
-	for (i = 1; i < n; i++)
-		if (v[i] > best)
-			best = v[i];
-	return best;
-}
-
 /* TREE_PARENT: TreeParent. */
 static PR_UNUSED int64_t pr_tree_parent(int64_t task, int64_t arity, const char *pos) {
 	if (arity < 1) {
@@ -836,25 +818,6 @@ static PR_UNUSED double pr_factor10f(double x) {
 	return copysign(floor(ax / p) * p, x);
 }
 
-/* MIN and MAX of n >= 1 values, with Go's comparisons: a NaN or a later
- * equal value wins in MAX, never in MIN. */
-static PR_UNUSED double pr_fmin(int n, const double *v) {
-	double best = v[0];
-	int i;
-	for (i = 1; i < n; i++)
-		if (v[i] < best)
-			best = v[i];
-	return best;
-}
-static PR_UNUSED double pr_fmax(int n, const double *v) {
-	double best = v[0];
-	int i;
-	for (i = 1; i < n; i++)
-		if (!(v[i] < best))
-			best = v[i];
-	return best;
-}
-
 /* ---- Random numbers: Go's math/rand/v2 PCG source and Rand methods ---- */
 
 /* rand.PCG. */
@@ -862,19 +825,13 @@ typedef struct {
 	uint64_t hi, lo;
 } pr_pcg;
 
-/* rand.NewPCG(seed1, seed2). */
+/* rand.NewPCG(seed1, seed2). A task's own stream (Frame.Rand) is seeded
+ * with (seed, (uint64_t)task * 0x9e3779b97f4a7c15 + 1), the stream all
+ * tasks share for A RANDOM TASK (Frame.SyncRand) with (seed, 0x5eed). */
 static PR_UNUSED void pr_pcg_seed(pr_pcg *r, uint64_t seed1, uint64_t seed2) {
 	r->hi = seed1;
 	r->lo = seed2;
 }
-
-/* A task's own stream (Frame.Rand). */
-static PR_UNUSED void pr_pcg_task_stream(pr_pcg *r, uint64_t seed, int64_t task) {
-	pr_pcg_seed(r, seed, (uint64_t)task * UINT64_C(0x9e3779b97f4a7c15) + 1);
-}
-
-/* The stream every task shares for A RANDOM TASK (Frame.SyncRand). */
-static PR_UNUSED void pr_pcg_sync_stream(pr_pcg *r, uint64_t seed) { pr_pcg_seed(r, seed, 0x5eed); }
 
 /* PCG.Uint64: a 128-bit LCG step, then the DXSM output function. */
 static PR_UNUSED uint64_t pr_pcg_uint64(pr_pcg *r) {
@@ -1113,7 +1070,7 @@ static PR_UNUSED void pr_vals_reserve(pr_vals *l, size_t n) {
 		cap *= 2;
 	v = realloc(l->v, cap * sizeof *v);
 	if (v == NULL) {
-		pr_fail("parley run-time", "out of memory for a list of %zu values", n);
+		pr_fail("0:0", "out of memory for a list of %zu values", n);
 		return;
 	}
 	l->v = v;

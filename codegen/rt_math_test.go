@@ -422,14 +422,6 @@ func rtmAddIntFuncs(l *rtmCaseList, r *rand.Rand) {
 	l.add("root -9223372036854775808 9223372036854775807", "1")
 	l.add("root 9223372036854775807 9223372036854775807", "1")
 	l.add("root -1099511627776 100", "1")
-	for range 500 {
-		vs := make([]int64, 1+r.IntN(6))
-		for i := range vs {
-			vs[i] = rtmRandInt(r)
-		}
-		l.add("min "+rtmJoin(vs, rtmFmtI), call(lang.FuncMin, vs...))
-		l.add("max "+rtmJoin(vs, rtmFmtI), call(lang.FuncMax, vs...))
-	}
 }
 
 func rtmAddFloatFuncs(l *rtmCaseList, r *rand.Rand) {
@@ -456,18 +448,6 @@ func rtmAddFloatFuncs(l *rtmCaseList, r *rand.Rand) {
 		x, y := rtmRandFloat(r), math.Abs(rtmRandFloat(r))
 		one(x)
 		l.add("froot "+rtmHexF(x)+" "+rtmHexF(y), call(lang.FuncRoot, x, y))
-	}
-	for range 500 {
-		vs := make([]float64, 1+r.IntN(6))
-		for i := range vs {
-			vs[i] = rtmRandFloat(r)
-		}
-		l.add("fmin "+rtmJoin(vs, rtmHexF), call(lang.FuncMin, vs...))
-		l.add("fmax "+rtmJoin(vs, rtmHexF), call(lang.FuncMax, vs...))
-	}
-	for _, vs := range [][]float64{{0, math.Copysign(0, -1)}, {math.Copysign(0, -1), 0}, {math.NaN(), 1}, {1, math.NaN()}, {2, 2, math.NaN(), 1}} {
-		l.add("fmin "+rtmJoin(vs, rtmHexF), call(lang.FuncMin, vs...))
-		l.add("fmax "+rtmJoin(vs, rtmHexF), call(lang.FuncMax, vs...))
 	}
 }
 

@@ -40,12 +40,13 @@ static void out_f(double v) {
 		printf("%016" PRIx64 "\n", pr_f64bits(v));
 }
 
-/* rng_for seeds a task's stream ("task") or the shared one ("sync"). */
+/* rng_for seeds a task's own stream ("task") or the shared one ("sync")
+ * as rt_core.h does. */
 static void rng_for(pr_pcg *r, const char *which, uint64_t seed, int64_t task) {
 	if (strcmp(which, "sync") == 0)
-		pr_pcg_sync_stream(r, seed);
+		pr_pcg_seed(r, seed, 0x5eed);
 	else
-		pr_pcg_task_stream(r, seed, task);
+		pr_pcg_seed(r, seed, (uint64_t)task * UINT64_C(0x9e3779b97f4a7c15) + 1);
 }
 
 static void run(const char *op) {
@@ -68,11 +69,6 @@ static void run(const char *op) {
 	else if (!strcmp(op, "root")) out_i(pr_root(I(1), I(2), POS));
 	else if (!strcmp(op, "log10")) out_i(pr_log10(I(1), POS));
 	else if (!strcmp(op, "factor10")) out_i(pr_factor10(I(1)));
-	else if (!strcmp(op, "min") || !strcmp(op, "max")) {
-		for (i = 1; i < nargs; i++)
-			iv[i - 1] = I(i);
-		out_i(op[1] == 'i' ? pr_min(nargs - 1, iv) : pr_max(nargs - 1, iv));
-	}
 	else if (!strcmp(op, "tree_parent")) out_i(pr_tree_parent(I(1), I(2), POS));
 	else if (!strcmp(op, "tree_child")) out_i(pr_tree_child(I(1), I(2), I(3), POS));
 	else if (!strcmp(op, "knomial_parent")) out_i(pr_knomial_parent(I(1), I(2), I(3), POS));
@@ -118,11 +114,6 @@ static void run(const char *op) {
 	else if (!strcmp(op, "froot")) out_f(pr_froot(F(1), F(2), POS));
 	else if (!strcmp(op, "flog10")) out_f(pr_flog10(F(1), POS));
 	else if (!strcmp(op, "factor10f")) out_f(pr_factor10f(F(1)));
-	else if (!strcmp(op, "fmin") || !strcmp(op, "fmax")) {
-		for (i = 1; i < nargs; i++)
-			fv[i - 1] = F(i);
-		out_f(op[2] == 'i' ? pr_fmin(nargs - 1, fv) : pr_fmax(nargs - 1, fv));
-	}
 	else if (!strcmp(op, "fmtg")) {
 		char buf[PR_GBUF];
 		printf("%s\n", pr_fmt_g(buf, F(1)));
