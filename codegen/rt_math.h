@@ -39,13 +39,14 @@
 #ifdef __FAST_MATH__
 #error "rt_math.h needs IEEE arithmetic: do not compile with -ffast-math"
 #endif
-#if FLT_EVAL_METHOD != 0
-#error "rt_math.h needs FLT_EVAL_METHOD 0 (doubles evaluated as doubles)"
+#if FLT_EVAL_METHOD != 0 && FLT_EVAL_METHOD != 16 /* 16: also _Float16 as itself */
+#error "rt_math.h needs doubles evaluated as doubles (FLT_EVAL_METHOD 0), not in x87 registers"
 #endif
+/* Go rounds a*b+c twice; compilers may fuse it where the target has FMA
+ * (GCC in GNU modes or with -ffp-contract=fast, Clang by default). */
 #if defined(__clang__)
 #pragma STDC FP_CONTRACT OFF
-#elif defined(__GNUC__) && !defined(__STRICT_ANSI__)
-/* GNU C modes contract a*b+c into an FMA where the target has one. */
+#elif defined(__GNUC__)
 #pragma GCC optimize("fp-contract=off")
 #endif
 
@@ -767,10 +768,8 @@ static PR_UNUSED int64_t pr_mesh_distance(const int64_t dims[3], const int torus
 	return dist;
 }
 
-/* ---- Built-in functions, floating-point versions (callFloat) ---- */
-
-/* ABS. */
-static PR_UNUSED double pr_fabs(double x) { return fabs(x); }
+/* ---- Built-in functions, floating-point versions (callFloat). ABS,
+ * CEILING, FLOOR and ROUND are C's fabs, ceil, floor and round. ---- */
 
 /* CBRT. */
 static PR_UNUSED double pr_fcbrt(double x, const char *pos) {
@@ -1207,10 +1206,11 @@ static PR_UNUSED void pr_prog_pattern(pr_progression *p, int n, const int64_t *i
 	p->prev = INT64_MIN;
 }
 
-/* Progression.Each, one value at a time: 0 when there are no more.
- * Arithmetic progressions stop at the last value at or before the final
- * one without overflowing (see the report on Go's Each near the int64
- * limits); the geometric ones stop exactly as Each does. */
+/* Progression.Each, one value at a time: 0 when there are no more. An
+ * arithmetic progression stops at its last value at or before the final
+ * one, as ir.Cursor (FOR EACH) does; Go's Each computes End-Step, which
+ * overflows when the final value lies within a step of the int64 limits,
+ * and then runs past it. */
 static PR_UNUSED int pr_prog_next(pr_progression *p, int64_t *out) {
 	int64_t v = p->next;
 	double x;
@@ -1285,7 +1285,8 @@ static PR_UNUSED void pr_prog(pr_vals *out, int n, const int64_t *init, int64_t 
 }
 
 /* Progression.Contains: whether v is one of the progression's values,
- * tested directly for arithmetic progressions. */
+ * tested directly for arithmetic progressions (in uint64_t, where Go's
+ * v-Start overflows for progressions spanning more than MaxInt64). */
 static PR_UNUSED int pr_prog_contains(int n, const int64_t *init, int64_t end, const double *finit, double fend,
 				      int64_t v, const char *pos) {
 	pr_progression p;

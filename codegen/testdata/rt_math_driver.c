@@ -108,7 +108,7 @@ static void run(const char *op) {
 	else if (!strcmp(op, "go_log10")) out_f(pr_go_log10(F(1)));
 	else if (!strcmp(op, "go_cbrt")) out_f(pr_go_cbrt(F(1)));
 	else if (!strcmp(op, "go_pow")) out_f(pr_go_pow(F(1), F(2)));
-	else if (!strcmp(op, "fabs")) out_f(pr_fabs(F(1)));
+	else if (!strcmp(op, "fabs")) out_f(fabs(F(1)));
 	else if (!strcmp(op, "fcbrt")) out_f(pr_fcbrt(F(1), POS));
 	else if (!strcmp(op, "fsqrt")) out_f(pr_fsqrt(F(1), POS));
 	else if (!strcmp(op, "froot")) out_f(pr_froot(F(1), F(2), POS));
