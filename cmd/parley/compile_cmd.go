@@ -40,16 +40,9 @@ the C file. Then, for example:
   parley logs . pred          # measured against predicted, side by side`)
 	out := f.String("o", "", "the C file to write (default: PROG's name with .c, in the current directory)")
 	build := f.Bool("build", false, "compile the C file with mpicc")
-	for _, a := range args {
-		if a == "-h" || a == "-help" || a == "--help" {
-			f.SetOutput(e.stdout)
-			f.Usage()
-			return 0
-		}
-	}
-	pos, rest, err := parseInterleaved(f, args)
-	if err != nil {
-		return 2
+	pos, rest, code := parseArgs(e, f, args)
+	if code >= 0 {
+		return code
 	}
 	if len(pos) != 1 || len(rest) > 0 {
 		fmt.Fprintln(e.stderr, "parley compile: give exactly one program, e.g. parley compile ring.parley -o ring.c")

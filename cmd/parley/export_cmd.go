@@ -93,19 +93,9 @@ printed) or the files could not be written; 2 for bad usage.`, netmodel.DefaultP
 	platform := f.String("platform", netmodel.DefaultPlatform, "platform: a preset ("+strings.Join(netmodel.Presets(), ", ")+") or a TOML file")
 	seed := f.Uint64("seed", 1, "seed for RANDOM_* functions and A RANDOM TASK")
 	maxEvents := f.Int64("max-events", 0, "stop after this many events (0: no limit)")
-	for _, a := range args {
-		if a == "--" {
-			break
-		}
-		if a == "-h" || a == "-help" || a == "--help" {
-			f.SetOutput(e.stdout)
-			f.Usage()
-			return 0
-		}
-	}
-	pos, progArgs, err := parseInterleaved(f, args)
-	if err != nil {
-		return 2
+	pos, progArgs, code := parseArgs(e, f, args)
+	if code >= 0 {
+		return code
 	}
 	usageErr := func(format string, a ...any) int {
 		fmt.Fprintf(e.stderr, "parley export: "+format+"\n", a...)
@@ -167,7 +157,7 @@ printed) or the files could not be written; 2 for bad usage.`, netmodel.DefaultP
 	}
 	res := sim.Run()
 	werr := w.Close()
-	code := 0
+	code = 0
 	for _, pr := range res.Problems {
 		if pr.Span.Start.IsValid() {
 			reportProblem(e.stderr, prog, pr)

@@ -49,6 +49,27 @@ func parseInterleaved(fs *flag.FlagSet, args []string) (pos, rest []string, err 
 	}
 }
 
+// parseArgs handles --help (before "--"), then parses flags before and
+// after the positional arguments. It returns a non-negative exit code when
+// the command should stop.
+func parseArgs(e *env, fs *flag.FlagSet, args []string) (pos, rest []string, code int) {
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		if a == "-h" || a == "-help" || a == "--help" {
+			fs.SetOutput(e.stdout)
+			fs.Usage()
+			return nil, nil, 0
+		}
+	}
+	pos, rest, err := parseInterleaved(fs, args)
+	if err != nil {
+		return nil, nil, 2
+	}
+	return pos, rest, -1
+}
+
 func runRun(e *env, args []string) int {
 	c := find("run")
 	f := flags(e, c, fmt.Sprintf(`
@@ -74,19 +95,9 @@ operation never awaited, event limit); 2 for bad usage.`, examples.Default, stri
 	maxEvents := f.Int64("max-events", 0, "stop after this many events (0: no limit)")
 	show := f.Int("show", 8, "list this many of the slowest tasks")
 	stats := f.Bool("stats", false, "print simulator statistics: events, events per second, peak memory")
-	for _, a := range args {
-		if a == "--" {
-			break
-		}
-		if a == "-h" || a == "-help" || a == "--help" {
-			f.SetOutput(e.stdout)
-			f.Usage()
-			return 0
-		}
-	}
-	pos, progArgs, err := parseInterleaved(f, args)
-	if err != nil {
-		return 2
+	pos, progArgs, code := parseArgs(e, f, args)
+	if code >= 0 {
+		return code
 	}
 	if len(pos) > 1 {
 		fmt.Fprintf(e.stderr, "parley run: one program at a time (got %s)\n", strings.Join(pos, ", "))
