@@ -95,13 +95,13 @@ func Parse(name string, r io.Reader) (*trace.Trace, error) {
 
 // builder turns records into each rank's sequence.
 type builder struct {
-	name  string
-	recs  []*record
-	n     int
-	unit  int // which COMP statistic to use: 0 4b, 1 4c
-	comm  int64 // the one communicator handle the trace uses, or -1
-	memo  map[*values][]bool
-	in    [][]bool // in[i][r]: record i lists rank r
+	name string
+	recs []*record
+	n    int
+	unit int   // which COMP statistic to use: 0 4b, 1 4c
+	comm int64 // the one communicator handle the trace uses, or -1
+	memo map[*values][]bool
+	in   [][]bool // in[i][r]: record i lists rank r
 }
 
 func (b *builder) errorf(line, col int, format string, args ...any) error {

@@ -31,8 +31,8 @@ type record struct {
 		n, sum float64
 		line   int
 	}
-	loops          []loopSpec
-	params         map[int][]values
+	loops  []loopSpec
+	params map[int][]values
 }
 
 // loopSpec is one LOOP<d> line.

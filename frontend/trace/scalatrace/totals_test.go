@@ -56,8 +56,6 @@ func TestTotals(t *testing.T) {
 	}
 }
 
-
-
 // TestSampleCounts checks every record's expanded call count against the
 // sample count of its statistic lines: the tracer adds one sample per
 // call, so this pins down the loop and rank-list semantics.
