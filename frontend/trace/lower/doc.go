@@ -1,0 +1,37 @@
+// Package lower turns an MPI trace into a readable Parley program that
+// performs the traced communication exactly: seed 000's benchmark
+// generator, for every trace format package trace models.
+//
+// The pipeline:
+//
+//  1. trace.Match runs the ranks' calls against each other: wildcard
+//     receives get the sender they matched, collectives are checked to line
+//     up, and a trace that could deadlock is refused with the cycle.
+//  2. Each rank's matched calls become symbols in a rank-relative form (a
+//     peer is an offset from the rank, modulo the rank count) and are
+//     folded into loops as they arrive (trace.SymbolCompressor), so memory
+//     follows the compressed size.
+//  3. Ranks whose folded sequences are equal form one class.
+//  4. The classes are merged into one program: equal loops become one FOR n
+//     REPETITIONS whose bodies are merged in turn, the same call on several
+//     classes becomes one statement over the union of their ranks, and a
+//     collective is placed where all its members reach it (Algorithm 1).
+//  5. Each statement's rank set becomes the simplest task description that
+//     fits (ALL TASKS, TASK k, a range, EVEN/ODD, a progression, a block of
+//     a mesh, else a list) and each peer offset an expression in the
+//     task variable (t + 1, t - 4, (t + 1) MOD num_tasks).
+//
+// Calls map to statements as follows: MPI_Send and MPI_Isend to SENDS and
+// ASYNCHRONOUSLY SENDS ... TO UNSUSPECTING TASK, MPI_Recv and MPI_Irecv to
+// RECEIVES and ASYNCHRONOUSLY RECEIVES, a wait to AWAITS COMPLETION (which
+// completes all of the rank's outstanding requests; when a wait completed
+// only some of them the program's header comment says how many such waits
+// there were), each collective to the Parley collective with the same MPI
+// meaning. Computation becomes COMPUTES FOR n MICROSECONDS for timed
+// traces (the per-call mean rounded to whole microseconds; calls under half
+// a microsecond are dropped) and COMPUTES n FLOPS for instruction or flop
+// counts: one traced instruction is one flop, so the machine model's flop
+// rate prices it; the header gives the totals before and after rounding.
+//
+// It imports frontend/trace, parser and lang.
+package lower

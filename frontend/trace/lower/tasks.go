@@ -1,0 +1,171 @@
+package lower
+
+import (
+	"fmt"
+	"strings"
+)
+
+// tasks renders a rank set as the simplest task description that fits and
+// returns the variable it binds ("" when it binds none).
+func (l *lowerer) tasks(rs []int) (string, string) {
+	n := l.t.NumRanks
+	switch {
+	case len(rs) == n:
+		return "ALL TASKS t", "t"
+	case len(rs) == 1:
+		return fmt.Sprintf("TASK %d", rs[0]), ""
+	}
+	return "TASKS t SUCH THAT " + setRelation(rs, n), "t"
+}
+
+// setRelation is the shortest relation on t that holds exactly for the
+// ranks rs among 0..n-1.
+func setRelation(rs []int, n int) string {
+	var cands []string
+	first, last := rs[0], rs[len(rs)-1]
+	if step, ok := progression(rs); ok {
+		switch {
+		case step == 1 && first == 0:
+			cands = append(cands, fmt.Sprintf("t < %d", last+1))
+		case step == 1 && last == n-1:
+			cands = append(cands, fmt.Sprintf("t > %d", first-1))
+		case step == 1:
+			cands = append(cands, fmt.Sprintf("t IS IN [%d, %d]", first, last))
+		case step == 2 && first <= 1 && last >= n-2:
+			if first == 0 {
+				cands = append(cands, "t IS EVEN")
+			} else {
+				cands = append(cands, "t IS ODD")
+			}
+		default:
+			if first < step && last+step > n-1 {
+				cands = append(cands, fmt.Sprintf("t MOD %d = %d", step, first))
+			}
+			cands = append(cands, fmt.Sprintf("t IS IN {%d, %d, ..., %d}", first, first+step, last))
+		}
+	}
+	if len(rs) == n-1 {
+		for i := range n {
+			if i >= len(rs) || rs[i] != i {
+				cands = append(cands, fmt.Sprintf("t <> %d", i))
+				break
+			}
+		}
+	}
+	if m := meshBlock(rs, n); m != "" {
+		cands = append(cands, m)
+	}
+	var list []string
+	for _, r := range rs {
+		list = append(list, fmt.Sprint(r))
+	}
+	cands = append(cands, "t IS IN {"+strings.Join(list, ", ")+"}")
+	best := cands[0]
+	for _, c := range cands[1:] {
+		if len(c) < len(best) {
+			best = c
+		}
+	}
+	return best
+}
+
+// progression reports whether rs is arithmetic and its step.
+func progression(rs []int) (int, bool) {
+	if len(rs) < 2 {
+		return 1, true
+	}
+	step := rs[1] - rs[0]
+	for i := 2; i < len(rs); i++ {
+		if rs[i]-rs[i-1] != step {
+			return 0, false
+		}
+	}
+	return step, true
+}
+
+// meshBlock describes rs as a block of a row-major mesh of width w: the
+// ranks whose column t MOD w and row t / w lie in contiguous ranges.
+func meshBlock(rs []int, n int) string {
+	best := ""
+	for w := 2; w < n; w++ {
+		if n%w != 0 {
+			continue
+		}
+		in := map[int]bool{}
+		c0, c1, r0, r1 := w, -1, n, -1
+		for _, r := range rs {
+			in[r] = true
+			c0, c1 = min(c0, r%w), max(c1, r%w)
+			r0, r1 = min(r0, r/w), max(r1, r/w)
+		}
+		if (c1-c0+1)*(r1-r0+1) != len(rs) {
+			continue
+		}
+		ok := true
+		for r := r0; r <= r1 && ok; r++ {
+			for c := c0; c <= c1; c++ {
+				if !in[r*w+c] {
+					ok = false
+					break
+				}
+			}
+		}
+		if !ok {
+			continue
+		}
+		var parts []string
+		if c0 > 0 || c1 < w-1 {
+			parts = append(parts, span(fmt.Sprintf("t MOD %d", w), c0, c1))
+		}
+		if r0 > 0 || r1 < n/w-1 {
+			parts = append(parts, span(fmt.Sprintf("t / %d", w), r0, r1))
+		}
+		if len(parts) == 0 {
+			continue
+		}
+		d := strings.Join(parts, " /\\ ")
+		if best == "" || len(d) < len(best) {
+			best = d
+		}
+	}
+	return best
+}
+
+func span(e string, lo, hi int) string {
+	if lo == hi {
+		return fmt.Sprintf("%s = %d", e, lo)
+	}
+	return fmt.Sprintf("%s IS IN [%d, %d]", e, lo, hi)
+}
+
+// peer renders the target of offset off from the ranks rs bound to v.
+func (l *lowerer) peer(rs []int, v string, off int) string {
+	n := l.t.NumRanks
+	if v == "" {
+		return fmt.Sprintf("TASK %d", (rs[0]+off)%n)
+	}
+	fits := func(d int) bool {
+		for _, r := range rs {
+			if r+d < 0 || r+d >= n {
+				return false
+			}
+		}
+		return true
+	}
+	for _, d := range []int{off, off - n} {
+		if fits(d) {
+			switch {
+			case d == 0:
+				return "TASK " + v
+			case d > 0:
+				return fmt.Sprintf("TASK %s + %d", v, d)
+			default:
+				return fmt.Sprintf("TASK %s - %d", v, -d)
+			}
+		}
+	}
+	if off > n/2 {
+		return fmt.Sprintf("TASK (%s + num_tasks - %d) MOD num_tasks", v, n-off)
+	}
+	return fmt.Sprintf("TASK (%s + %d) MOD num_tasks", v, off)
+}
