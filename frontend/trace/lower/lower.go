@@ -61,6 +61,7 @@ func Lower(t *trace.Trace, opts Options) (*Result, error) {
 	var lanes []*lane
 	byKey := map[string]*lane{}
 	for r, rs := range l.ranks {
+		l.flushCompute(rs)
 		if len(rs.outstanding) > 0 {
 			rs.comp.Push(l.intern(sym{op: trace.Wait}, nil))
 		}
@@ -118,7 +119,7 @@ type lowerer struct {
 	// and a statement's peers and computation may differ per rank.
 	shapes  map[sym]int32
 	shapeOf []int32
-	pos   []trace.Pos // where each symbol was first seen
+	pos     []trace.Pos // where each symbol was first seen
 
 	tracedCompute, loweredCompute float64
 }
@@ -129,6 +130,8 @@ type rankState struct {
 	issued      int
 	outstanding map[int]bool // nonblocking calls not yet completed
 	partial     int
+	pending     float64 // computation not yet placed
+	pendingPos  trace.Pos
 }
 
 func (l *lowerer) intern(s sym, e *trace.Event) int32 {
@@ -160,14 +163,21 @@ func (l *lowerer) add(r int, e *trace.Event) error {
 	n := l.t.NumRanks
 	s := sym{op: e.Op}
 	switch {
-	case e.Op == trace.Init || e.Op == trace.Finalize:
+	case e.Op == trace.Init:
+		return nil
+	case e.Op == trace.Finalize:
+		l.flushCompute(rs)
 		return nil
 	case e.Op == trace.Compute:
+		// Computation floats past nonblocking posts to join the next
+		// computation: a post takes no time, and one statement then
+		// stands for the work between two calls that can block.
 		l.tracedCompute += e.Amount
-		s.amount = int64(math.Round(e.Amount))
-		if s.amount <= 0 {
-			return nil
+		rs.pending += e.Amount
+		if rs.pendingPos == (trace.Pos{}) {
+			rs.pendingPos = e.Pos
 		}
+		return nil
 	case e.Op.IsP2P():
 		s.off = ((e.Peer-r)%n + n) % n
 		s.tag, s.count, s.size = e.Tag, e.Count, e.TypeSize
@@ -206,8 +216,20 @@ func (l *lowerer) add(r int, e *trace.Event) error {
 	default:
 		return fmt.Errorf("%s: lowering %s is not supported", e.Pos, e.Op)
 	}
+	if !e.Op.IsAsync() {
+		l.flushCompute(rs)
+	}
 	rs.comp.Push(l.intern(s, e))
 	return nil
+}
+
+// flushCompute places rank rs's pending computation.
+func (l *lowerer) flushCompute(rs *rankState) {
+	amount := int64(math.Round(rs.pending))
+	if amount > 0 {
+		rs.comp.Push(l.intern(sym{op: trace.Compute, amount: amount}, &trace.Event{Pos: rs.pendingPos}))
+	}
+	rs.pending, rs.pendingPos = 0, trace.Pos{}
 }
 
 // seqKey is a canonical string of a folded sequence's shape, to find
@@ -238,10 +260,10 @@ type lane struct {
 	pos   int
 }
 
-func (ln *lane) done() bool         { return ln.pos >= len(ln.seqs[0]) }
-func (ln *lane) front() trace.Item  { return ln.seqs[0][ln.pos] }
+func (ln *lane) done() bool          { return ln.pos >= len(ln.seqs[0]) }
+func (ln *lane) front() trace.Item   { return ln.seqs[0][ln.pos] }
 func (ln *lane) at(k int) trace.Item { return ln.seqs[0][k] }
-func (ln *lane) len() int           { return len(ln.seqs[0]) }
+func (ln *lane) len() int            { return len(ln.seqs[0]) }
 
 // stmt is one statement of the merged program: a call by a set of ranks,
 // each with its own symbol of the same shape, or a loop.

@@ -1,0 +1,133 @@
+package lower
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/parley-hpc/parley/frontend/trace"
+	"github.com/parley-hpc/parley/frontend/trace/scalatrace"
+	"github.com/parley-hpc/parley/interp"
+	"github.com/parley-hpc/parley/ir"
+	"github.com/parley-hpc/parley/netmodel"
+)
+
+// sharedData is the project's shared test data, beside the repository.
+var sharedData = filepath.Join("..", "..", "..", "..", "shared", "data", "scalatrace")
+
+// tally is one rank's calls per kind: how many and how many bytes.
+type tally map[string][2]int64
+
+func (t tally) add(kind string, bytes int64) {
+	v := t[kind]
+	t[kind] = [2]int64{v[0] + 1, v[1] + bytes}
+}
+
+// collectiveKind names a trace's collectives as the interpreter's
+// observer reports them.
+var collectiveKind = map[trace.Op]netmodel.Op{
+	trace.Barrier: netmodel.Barrier, trace.Bcast: netmodel.Bcast, trace.Reduce: netmodel.Reduce,
+	trace.Allreduce: netmodel.Allreduce, trace.Gather: netmodel.Gather, trace.Scatter: netmodel.Scatter,
+	trace.Allgather: netmodel.Allgather, trace.Alltoall: netmodel.Alltoall,
+}
+
+// expandTally counts every rank's calls by expanding the trace directly,
+// without matching or lowering.
+func expandTally(t *trace.Trace) []tally {
+	out := make([]tally, t.NumRanks)
+	for r := range out {
+		out[r] = tally{}
+		for e := range t.Events(r) {
+			switch {
+			case e.Op.IsP2P():
+				out[r].add(e.Op.String(), e.Bytes())
+			case e.Op.IsCollective():
+				out[r].add(collectiveKind[e.Op].String(), e.Bytes())
+			}
+		}
+	}
+	return out
+}
+
+// observer tallies what the interpreter's tasks issue.
+type observer struct{ ranks []tally }
+
+func (o *observer) Send(rank, peer, bytes int64, tag int32, async bool) {
+	o.ranks[rank].add(map[bool]string{false: "send", true: "isend"}[async], bytes)
+}
+func (o *observer) Recv(rank, peer, bytes int64, tag int32, async bool) {
+	o.ranks[rank].add(map[bool]string{false: "recv", true: "irecv"}[async], bytes)
+}
+func (o *observer) Await(int64) {}
+func (o *observer) Collective(rank int64, c netmodel.Collective, _ netmodel.Algorithm, _ []int64, _ int, _ int32) {
+	o.ranks[rank].add(c.Op.String(), c.Bytes)
+}
+func (o *observer) Compute(int64, netmodel.Duration, int64) {}
+func (o *observer) Sleep(int64, netmodel.Duration)          {}
+
+// interpretTally runs a lowered program on n tasks and tallies its calls.
+func interpretTally(t *testing.T, res *Result, n int) []tally {
+	t.Helper()
+	prog, err := ir.Build(res.Program)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plat, err := netmodel.Preset("ib-edr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	obs := &observer{ranks: make([]tally, n)}
+	for i := range obs.ranks {
+		obs.ranks[i] = tally{}
+	}
+	run, err := interp.Run(prog, interp.Options{NumTasks: int64(n), Platform: plat, Observer: obs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range run.Problems {
+		t.Errorf("interpreting the lowered program: %v", p)
+	}
+	return obs.ranks
+}
+
+// TestFidelity lowers each shared trace and checks that interpreting the
+// program issues, per rank and per call kind, exactly the calls and bytes
+// that expanding the trace gives; and that the program stays small and
+// does not grow with the rank count.
+func TestFidelity(t *testing.T) {
+	if testing.Short() {
+		t.Skip("lowers and interprets six real traces")
+	}
+	lines := map[string][]int{}
+	for _, kernel := range []string{"lu-A-%d-td", "cg-A-%d-ti"} {
+		for _, n := range []int{4, 8, 16} {
+			name := fmt.Sprintf(kernel, n)
+			t.Run(name, func(t *testing.T) {
+				tr, err := scalatrace.Read(filepath.Join(sharedData, name+".trace"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				res, err := Lower(tr, Options{Name: name})
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := expandTally(tr)
+				got := interpretTally(t, res, n)
+				for r := range n {
+					if diff := cmp.Diff(want[r], got[r]); diff != "" {
+						t.Errorf("rank %d: calls per kind (count, bytes) differ, -trace +program:\n%s", r, diff)
+					}
+				}
+				k := strings.Count(string(res.Source), "\n")
+				lines[kernel] = append(lines[kernel], k)
+				if k >= 300 {
+					t.Errorf("%d lines; want fewer than 300", k)
+				}
+			})
+		}
+	}
+	t.Logf("lines for 4, 8, 16 ranks: %v", lines)
+}
