@@ -73,7 +73,7 @@ func (l *lowerer) statements(st stmt, mult float64) []string {
 	for i, c := range st.calls {
 		ranks[i] = c.rank
 	}
-	who, _ := l.tasks(ranks)
+	who, _ := l.tasks(ranks, false)
 	switch {
 	case s.op == trace.Compute:
 		// The ranks' means differ only where the trace's histograms do;
@@ -135,12 +135,12 @@ func (l *lowerer) p2p(st stmt, s sym) []string {
 		xorOK = xorOK && peer == c.rank^xor
 	}
 	if len(offs) > 1 && xorOK && len(ranks) > 1 {
-		who, v := l.tasks(ranks)
+		who, v := l.tasks(ranks, true)
 		return []string{verb(who, fmt.Sprintf("TASK %s XOR %d", v, xor))}
 	}
 	var out []string
 	for _, off := range offs {
-		who, v := l.tasks(byOff[off])
+		who, v := l.tasks(byOff[off], true)
 		out = append(out, verb(who, l.peer(byOff[off], v, off)))
 	}
 	return out
@@ -156,7 +156,7 @@ func (l *lowerer) collectiveStatement(s sym, ranks []int, who string) string {
 	case trace.Reduce:
 		return fmt.Sprintf("%s REDUCE %s TO TASK %d", who, items(s.count, s.size), s.root)
 	case trace.Bcast:
-		others, _ := l.tasks(without(ranks, s.root))
+		others, _ := l.tasks(without(ranks, s.root), false)
 		if len(ranks) == l.t.NumRanks {
 			others = "ALL OTHER TASKS"
 		}

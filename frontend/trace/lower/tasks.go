@@ -6,12 +6,15 @@ import (
 )
 
 // tasks renders a rank set as the simplest task description that fits and
-// returns the variable it binds ("" when it binds none).
-func (l *lowerer) tasks(rs []int) (string, string) {
+// returns the variable it binds ("" when it binds none). ALL TASKS binds
+// one only if the statement uses it (use).
+func (l *lowerer) tasks(rs []int, use bool) (string, string) {
 	n := l.t.NumRanks
 	switch {
-	case len(rs) == n:
+	case len(rs) == n && use:
 		return "ALL TASKS t", "t"
+	case len(rs) == n:
+		return "ALL TASKS", ""
 	case len(rs) == 1:
 		return fmt.Sprintf("TASK %d", rs[0]), ""
 	}

@@ -1,0 +1,162 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/parley-hpc/parley/frontend/trace"
+	"github.com/parley-hpc/parley/frontend/trace/dperf"
+	"github.com/parley-hpc/parley/frontend/trace/dumpi"
+	"github.com/parley-hpc/parley/frontend/trace/lower"
+	"github.com/parley-hpc/parley/frontend/trace/scalatrace"
+	"github.com/parley-hpc/parley/frontend/trace/tit"
+)
+
+func init() {
+	register(&command{
+		name:    "lower",
+		args:    "TRACE [-o PROG.parley] [--format F]",
+		summary: "turn an MPI trace into a readable Parley program",
+		run:     runLower,
+	})
+}
+
+// traceFormat is one trace reader: its name, its sniffer and its reader.
+type traceFormat struct {
+	name  string
+	sniff func([]byte) bool
+	read  func(string) (*trace.Trace, error)
+}
+
+// traceFormats are tried in this order when --format is not given.
+var traceFormats = []traceFormat{
+	{"scalatrace", scalatrace.Sniff, scalatrace.Read},
+	{"dumpi", dumpi.Sniff, dumpi.Read},
+	{"dperf", dperf.Sniff, dperf.Read},
+	{"tit", tit.Sniff, tit.Read},
+}
+
+func runLower(e *env, args []string) int {
+	c := find("lower")
+	f := flags(e, c, `
+Reads an MPI trace and writes a Parley program that performs the traced
+communication exactly: per rank, the same calls with the same peers and
+sizes, in the same order, with the traced computation between them. Loops
+in the trace stay loops and ranks that behave alike share statements.
+
+TRACE is a ScalaTrace V2 file, a SimGrid time-independent trace (an index
+of per-rank files, or one file of every rank's lines), a dPerf trace (a
+file or a directory of per-rank files) or a directory of dumpi2ascii
+outputs; the format is recognised from the content unless --format says.
+
+Wildcard receives get the sender they matched when the ranks' calls are run
+against each other; a trace that could deadlock is refused with the cycle
+of ranks and calls. Then, for example:
+  parley lower lu.trace -o lu.parley
+  parley run lu.parley --tasks 16
+  parley compile lu.parley --build`)
+	out := f.String("o", "", "the program to write (default: standard output)")
+	format := f.String("format", "", "the trace format: scalatrace, tit, dperf or dumpi (default: recognise it)")
+	pos, rest, code := parseArgs(e, f, args)
+	if code >= 0 {
+		return code
+	}
+	if len(pos) != 1 || len(rest) > 0 {
+		fmt.Fprintln(e.stderr, "parley lower: give exactly one trace, e.g. parley lower lu.trace -o lu.parley")
+		return 2
+	}
+	path := pos[0]
+	tf, err := pickFormat(path, *format)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "parley lower: %v\n", err)
+		return 2
+	}
+	tr, err := tf.read(path)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "parley lower: %v\n", err)
+		return 1
+	}
+	res, err := lower.Lower(tr, lower.Options{Name: filepath.Base(path)})
+	if err != nil {
+		fmt.Fprintf(e.stderr, "parley lower: %v\n", err)
+		return 1
+	}
+	if *out == "" {
+		e.stdout.Write(res.Source)
+		return 0
+	}
+	if err := os.WriteFile(*out, res.Source, 0o644); err != nil {
+		fmt.Fprintf(e.stderr, "parley lower: %v\n", err)
+		return 1
+	}
+	fmt.Fprintf(e.stderr, "parley lower: wrote %s: %d lines for %d ranks (%d distinct behaviours)\n",
+		*out, strings.Count(string(res.Source), "\n"), tr.NumRanks, res.Classes)
+	return 0
+}
+
+// pickFormat returns the reader named by format, or recognises the trace
+// at path from its first bytes (a directory from its first file).
+func pickFormat(path, format string) (traceFormat, error) {
+	var names []string
+	for _, tf := range traceFormats {
+		if tf.name == format {
+			return tf, nil
+		}
+		names = append(names, tf.name)
+	}
+	if format != "" {
+		return traceFormat{}, fmt.Errorf("unknown trace format %q; known: %s", format, strings.Join(names, ", "))
+	}
+	head, err := traceHead(path)
+	if err != nil {
+		return traceFormat{}, err
+	}
+	for _, tf := range traceFormats {
+		if tf.sniff(head) {
+			return tf, nil
+		}
+	}
+	return traceFormat{}, fmt.Errorf("%s: not a trace format parley knows (%s); name one with --format", path, strings.Join(names, ", "))
+}
+
+// traceHead reads the first 4 KiB of the file at path, or of the first
+// regular file in the directory at path.
+func traceHead(path string) ([]byte, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if st.IsDir() {
+		entries, err := os.ReadDir(path)
+		if err != nil {
+			return nil, err
+		}
+		sort.Slice(entries, func(i, j int) bool { return entries[i].Name() < entries[j].Name() })
+		found := false
+		for _, de := range entries {
+			if de.Type().IsRegular() {
+				path, found = filepath.Join(path, de.Name()), true
+				break
+			}
+		}
+		if !found {
+			return nil, errors.New(path + ": an empty directory, not a trace")
+		}
+	}
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer fh.Close()
+	head := make([]byte, 4096)
+	n, err := io.ReadFull(fh, head)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		return nil, err
+	}
+	return head[:n], nil
+}
