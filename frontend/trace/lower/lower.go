@@ -287,8 +287,17 @@ type loopStmt struct {
 // a call it is about to place for one class is coming up in another.
 const lookahead = 8
 
-// merge interleaves the classes' sequences into one statement list.
+// merge interleaves the classes' sequences into one statement list: by
+// alignment where the sequences are short enough, else greedily.
 func (l *lowerer) merge(lanes []*lane) ([]stmt, error) {
+	if out, ok, err := l.alignMerge(lanes); ok {
+		return out, err
+	}
+	return l.greedyMerge(lanes)
+}
+
+// greedyMerge interleaves the classes' sequences one statement at a time.
+func (l *lowerer) greedyMerge(lanes []*lane) ([]stmt, error) {
 	var out []stmt
 	for {
 		var active []*lane
@@ -315,7 +324,7 @@ func (l *lowerer) merge(lanes []*lane) ([]stmt, error) {
 				}
 				sub = append(sub, inner)
 			}
-			body, err := l.merge(sub)
+			body, err := l.greedyMerge(sub)
 			if err != nil {
 				return nil, err
 			}

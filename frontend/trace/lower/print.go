@@ -138,6 +138,21 @@ func (l *lowerer) p2p(st stmt, s sym) []string {
 		who, v := l.tasks(ranks, true)
 		return []string{verb(who, fmt.Sprintf("TASK %s XOR %d", v, xor))}
 	}
+	if len(offs) > 1 && len(offs) <= maxAlternatives {
+		// One statement, its peer chosen per rank set: e1 IF rel1
+		// OTHERWISE e2 ...
+		who, v := l.tasks(ranks, true)
+		var expr strings.Builder
+		for i, off := range offs {
+			e := strings.TrimPrefix(l.peer(byOff[off], v, off), "TASK ")
+			if i == len(offs)-1 {
+				expr.WriteString(e)
+				break
+			}
+			fmt.Fprintf(&expr, "%s IF %s OTHERWISE ", e, setRelation(byOff[off], n))
+		}
+		return []string{verb(who, "TASK "+expr.String())}
+	}
 	var out []string
 	for _, off := range offs {
 		who, v := l.tasks(byOff[off], true)
@@ -145,6 +160,10 @@ func (l *lowerer) p2p(st stmt, s sym) []string {
 	}
 	return out
 }
+
+// maxAlternatives is the most peer expressions one statement chooses
+// between; ranks with more distinct peers get one statement per offset.
+const maxAlternatives = 4
 
 // collectiveStatement renders a collective call by ranks.
 func (l *lowerer) collectiveStatement(s sym, ranks []int, who string) string {

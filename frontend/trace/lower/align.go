@@ -1,0 +1,130 @@
+package lower
+
+import (
+	"fmt"
+	"sort"
+)
+
+// maxAlign bounds the dynamic-programming table of one alignment; longer
+// sequences are merged greedily instead.
+const maxAlign = 4 << 20
+
+// column is one position of an alignment of classes: the classes that
+// take part in it and the index of their item there.
+type column struct {
+	key     int64
+	entries []entry
+}
+
+type entry struct {
+	ln  *lane
+	idx int
+}
+
+// itemKey identifies what an item does, for alignment: a symbol by its
+// shape, a loop by its count.
+func (l *lowerer) itemKey(ln *lane, k int) int64 {
+	it := ln.at(k)
+	if it.Loop != nil {
+		return 1<<40 + it.Loop.Count
+	}
+	return int64(l.shapeOf[it.Sym])
+}
+
+// weight is what matching two items is worth: collectives must line up,
+// loops carry their bodies.
+func (l *lowerer) weight(ln *lane, k int) int {
+	it := ln.at(k)
+	switch {
+	case it.Loop != nil:
+		return 4 + len(it.Loop.Body)
+	case l.collective(it.Sym):
+		return 1 << 16
+	}
+	return 1
+}
+
+// alignMerge merges the classes by progressive alignment: each class's
+// sequence is aligned with the columns so far by a longest common
+// subsequence of item keys, so that the same calls at the same place in
+// different classes become one statement. It reports false when the
+// sequences are too long for that, and merge falls back to a greedy merge.
+func (l *lowerer) alignMerge(lanes []*lane) ([]stmt, bool, error) {
+	var cols []column
+	for k := 0; k < lanes[0].len(); k++ {
+		cols = append(cols, column{key: l.itemKey(lanes[0], k), entries: []entry{{lanes[0], k}}})
+	}
+	for _, ln := range lanes[1:] {
+		m, n := len(cols), ln.len()
+		if (m+1)*(n+1) > maxAlign {
+			return nil, false, nil
+		}
+		score := make([]int32, (m+1)*(n+1))
+		at := func(i, j int) *int32 { return &score[i*(n+1)+j] }
+		for i := m - 1; i >= 0; i-- {
+			for j := n - 1; j >= 0; j-- {
+				best := max(*at(i+1, j), *at(i, j+1))
+				if cols[i].key == l.itemKey(ln, j) {
+					best = max(best, *at(i+1, j+1)+int32(l.weight(ln, j)))
+				}
+				*at(i, j) = best
+			}
+		}
+		var merged []column
+		i, j := 0, 0
+		for i < m || j < n {
+			switch {
+			case i < m && j < n && cols[i].key == l.itemKey(ln, j) && *at(i, j) == *at(i+1, j+1)+int32(l.weight(ln, j)):
+				c := cols[i]
+				c.entries = append(c.entries, entry{ln, j})
+				merged = append(merged, c)
+				i, j = i+1, j+1
+			case j < n && (i == m || *at(i, j) == *at(i, j+1)):
+				merged = append(merged, column{key: l.itemKey(ln, j), entries: []entry{{ln, j}}})
+				j++
+			default:
+				merged = append(merged, cols[i])
+				i++
+			}
+		}
+		cols = merged
+	}
+	var out []stmt
+	for _, c := range cols {
+		first := c.entries[0]
+		if it := first.ln.at(first.idx); it.Loop != nil {
+			var sub []*lane
+			for _, e := range c.entries {
+				inner := &lane{ranks: e.ln.ranks}
+				for _, seq := range e.ln.seqs {
+					inner.seqs = append(inner.seqs, seq[e.idx].Loop.Body)
+				}
+				sub = append(sub, inner)
+			}
+			body, err := l.merge(sub)
+			if err != nil {
+				return nil, true, err
+			}
+			out = append(out, stmt{loop: &loopStmt{count: it.Loop.Count, body: body}})
+			continue
+		}
+		var st stmt
+		for _, e := range c.entries {
+			for i, r := range e.ln.ranks {
+				st.calls = append(st.calls, call{rank: r, sym: e.ln.seqs[i][e.idx].Sym})
+			}
+		}
+		sort.Slice(st.calls, func(i, j int) bool { return st.calls[i].rank < st.calls[j].rank })
+		if s := st.calls[0].sym; l.collective(s) {
+			ranks := make([]int, len(st.calls))
+			for i, c := range st.calls {
+				ranks[i] = c.rank
+			}
+			if !equalInts(ranks, l.members(l.table[s].comm)) {
+				return nil, true, fmt.Errorf("%s: cannot place %s: only ranks %v reach it at the same point of the program's loops", l.pos[s], l.table[s].op, ranks)
+			}
+		}
+		out = append(out, st)
+	}
+	return out, true, nil
+}
