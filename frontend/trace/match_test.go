@@ -1,0 +1,96 @@
+package trace
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// build makes a trace from per-rank event lists.
+func build(n int, ranks map[int][]Event) *Trace {
+	b := NewBuilder("test", n, Microseconds)
+	for r := range n {
+		for i, e := range ranks[r] {
+			e.Pos = Pos{File: "hand.trace", Line: 10*r + i + 1}
+			b.Add(r, e)
+		}
+	}
+	return b.Trace()
+}
+
+// TestMatchResolvesWildcards: two wildcard receives on rank 0 get the
+// ranks whose messages they matched (seed 000, Algorithm 2).
+func TestMatchResolvesWildcards(t *testing.T) {
+	tr := build(3, map[int][]Event{
+		0: {{Op: Irecv, Peer: AnySource, Tag: AnyTag, Count: 1, TypeSize: 8},
+			{Op: Irecv, Peer: AnySource, Tag: AnyTag, Count: 1, TypeSize: 8},
+			{Op: Wait, Waits: []int{2, 1}}, {Op: Finalize}},
+		1: {{Op: Send, Peer: 0, Count: 1, TypeSize: 8}, {Op: Finalize}},
+		2: {{Op: Send, Peer: 0, Count: 1, TypeSize: 8}, {Op: Finalize}},
+	})
+	var peers []int
+	res, err := Match(tr, func(r int, e *Event) {
+		if r == 0 && e.Op == Irecv {
+			peers = append(peers, e.Peer)
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(peers)
+	if !slices.Equal(peers, []int{1, 2}) || res.Wildcards != 2 {
+		t.Errorf("wildcard receives resolved to %v (%d resolved); want [1 2]", peers, res.Wildcards)
+	}
+}
+
+// TestMatchReportsPotentialDeadlock is seed 000's Figure 5: rank 1's
+// wildcard receive can take rank 0's message, after which its receive
+// from rank 0 waits for ever. The report names the cycle and positions.
+func TestMatchReportsPotentialDeadlock(t *testing.T) {
+	tr := build(3, map[int][]Event{
+		0: {{Op: Send, Peer: 1, Count: 1, TypeSize: 4}, {Op: Finalize}},
+		1: {{Op: Recv, Peer: AnySource, Tag: AnyTag, Count: 1, TypeSize: 4},
+			{Op: Recv, Peer: 0, Tag: AnyTag, Count: 1, TypeSize: 4}, {Op: Finalize}},
+		2: {{Op: Send, Peer: 1, Count: 1, TypeSize: 4}, {Op: Finalize}},
+	})
+	_, err := Match(tr, func(int, *Event) {})
+	var d *DeadlockError
+	if !errors.As(err, &d) {
+		t.Fatalf("Match = %v; want a *DeadlockError", err)
+	}
+	cycle := slices.Clone(d.Cycle)
+	slices.Sort(cycle)
+	if !slices.Equal(cycle, []int{0, 1}) {
+		t.Errorf("cycle %v; want ranks 0 and 1\n%v", d.Cycle, err)
+	}
+	for _, want := range []string{"rank 1 is blocked in recv from 0", "hand.trace:12", "rank 0 is blocked in finalize", "hand.trace:2"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("report lacks %q:\n%v", want, err)
+		}
+	}
+}
+
+// TestMatchRefusesMisalignedCollectives: rank 0's first collective is a
+// barrier, rank 1's a broadcast.
+func TestMatchRefusesMisalignedCollectives(t *testing.T) {
+	tr := build(2, map[int][]Event{
+		0: {{Op: Barrier}, {Op: Finalize}},
+		1: {{Op: Bcast, Root: 0, Count: 1, TypeSize: 4}, {Op: Finalize}},
+	})
+	if _, err := Match(tr, func(int, *Event) {}); err == nil || !strings.Contains(err.Error(), "do not line up") {
+		t.Errorf("Match = %v; want collectives that do not line up", err)
+	}
+}
+
+// TestMatchUnreceived: a send nobody receives is reported.
+func TestMatchUnreceived(t *testing.T) {
+	tr := build(2, map[int][]Event{
+		0: {{Op: Isend, Peer: 1, Count: 1, TypeSize: 4}, {Op: Wait, Waits: []int{1}}, {Op: Finalize}},
+		1: {{Op: Finalize}},
+	})
+	_, err := Match(tr, func(int, *Event) {})
+	if err == nil {
+		t.Fatal("Match accepted a send that is never received")
+	}
+}
