@@ -22,7 +22,7 @@ func (p *parser) collective(l line, name string) error {
 		e.Op = trace.Barrier
 
 	case "bcast":
-		usage := fmt.Sprintf("RANK %s SIZE [ROOT [DATATYPE]]", action)
+		usage := p.usage(action, func() string { return fmt.Sprintf("RANK %s SIZE [ROOT [DATATYPE]]", action) })
 		if err := p.arity(l, 1, 3, usage); err != nil {
 			return err
 		}
@@ -34,10 +34,14 @@ func (p *parser) collective(l line, name string) error {
 	case "reduce", "allreduce", "scan", "exscan":
 		// COMP, the flops of the combining, which SimGrid runs after the
 		// collective, has no place in the model: it is checked and dropped.
-		usage := fmt.Sprintf("RANK %s SIZE COMP [DATATYPE]", action)
 		e.Op = collectiveOps[name]
+		usage := p.usage(action, func() string {
+			if e.Op == trace.Reduce {
+				return fmt.Sprintf("RANK %s SIZE COMP [ROOT [DATATYPE]]", action)
+			}
+			return fmt.Sprintf("RANK %s SIZE COMP [DATATYPE]", action)
+		})
 		if e.Op == trace.Reduce {
-			usage = fmt.Sprintf("RANK %s SIZE COMP [ROOT [DATATYPE]]", action)
 			if err := p.arity(l, 2, 4, usage); err != nil {
 				return err
 			}
@@ -66,10 +70,14 @@ func (p *parser) collective(l line, name string) error {
 		// SEND is what each member sends (to each member for alltoall and
 		// scatter, to the root for gather); RECV is its mirror.
 		e.Op = collectiveOps[name]
-		usage := fmt.Sprintf("RANK %s SEND RECV [DATATYPE1 [DATATYPE2]]", action)
+		usage := p.usage(action, func() string {
+			if e.Op.IsRooted() {
+				return fmt.Sprintf("RANK %s SEND RECV [ROOT [DATATYPE1 [DATATYPE2]]]", action)
+			}
+			return fmt.Sprintf("RANK %s SEND RECV [DATATYPE1 [DATATYPE2]]", action)
+		})
 		dtAt := 4
 		if e.Op.IsRooted() {
-			usage = fmt.Sprintf("RANK %s SEND RECV [ROOT [DATATYPE1 [DATATYPE2]]]", action)
 			dtAt = 5
 		}
 		if err := p.arity(l, 2, dtAt, usage); err != nil {
@@ -172,12 +180,16 @@ func (p *parser) gatherv(l line, name string) error {
 	action := l.fields[1].text
 	n := p.n
 	e := trace.Event{Op: trace.Gatherv}
-	usage := fmt.Sprintf("RANK %s SEND %s [ROOT [DATATYPE1 [DATATYPE2]]] (one count per rank)", action, listUsage("R", n))
+	usage := p.usage(action, func() string {
+		if name == "allgatherv" {
+			return fmt.Sprintf("RANK %s SEND %s [DATATYPE1 DATATYPE2] [%s] (one count and displacement per rank)", action, listUsage("R", n), listUsage("D", n))
+		}
+		return fmt.Sprintf("RANK %s SEND %s [ROOT [DATATYPE1 [DATATYPE2]]] (one count per rank)", action, listUsage("R", n))
+	})
 	rootAt, dtAt, dispAt := -1, 4+n, -1
 	extra := len(l.fields) - 3 - n // fields after the counts
 	if name == "allgatherv" {
 		e.Op = trace.Allgatherv
-		usage = fmt.Sprintf("RANK %s SEND %s [DATATYPE1 DATATYPE2] [%s] (one count and displacement per rank)", action, listUsage("R", n), listUsage("D", n))
 		if err := p.arity(l, 1+n, 3+2*n, usage); err != nil {
 			return err
 		}
@@ -238,7 +250,9 @@ func (p *parser) gatherv(l line, name string) error {
 // what the root sends each member, Count what this member receives.
 func (p *parser) scatterv(l line) error {
 	n := p.n
-	usage := fmt.Sprintf("RANK %s %s RECV [ROOT [DATATYPE1 [DATATYPE2]]] (one count per rank)", l.fields[1].text, listUsage("S", n))
+	usage := p.usage(l.fields[1].text, func() string {
+		return fmt.Sprintf("RANK %s %s RECV [ROOT [DATATYPE1 [DATATYPE2]]] (one count per rank)", l.fields[1].text, listUsage("S", n))
+	})
 	if err := p.arity(l, n+1, n+4, usage); err != nil {
 		return err
 	}
@@ -270,7 +284,9 @@ func (p *parser) scatterv(l line) error {
 // sum; the receive counts mirror the other members' send counts.
 func (p *parser) alltoallv(l line) error {
 	n := p.n
-	usage := fmt.Sprintf("RANK %s SENDBUF %s RECVBUF %s [DATATYPE1 [DATATYPE2]] (one count per rank each way)", l.fields[1].text, listUsage("S", n), listUsage("R", n))
+	usage := p.usage(l.fields[1].text, func() string {
+		return fmt.Sprintf("RANK %s SENDBUF %s RECVBUF %s [DATATYPE1 [DATATYPE2]] (one count per rank each way)", l.fields[1].text, listUsage("S", n), listUsage("R", n))
+	})
 	if err := p.arity(l, 2*n+2, 2*n+4, usage); err != nil {
 		return err
 	}
@@ -299,7 +315,9 @@ func (p *parser) alltoallv(l line) error {
 // block each member receives, Count the whole vector each contributes.
 func (p *parser) reduceScatter(l line) error {
 	n := p.n
-	usage := fmt.Sprintf("RANK %s %s COMP [DATATYPE] (one count per rank)", l.fields[1].text, listUsage("R", n))
+	usage := p.usage(l.fields[1].text, func() string {
+		return fmt.Sprintf("RANK %s %s COMP [DATATYPE] (one count per rank)", l.fields[1].text, listUsage("R", n))
+	})
 	if err := p.arity(l, n+1, n+2, usage); err != nil {
 		return err
 	}

@@ -37,7 +37,7 @@
 //
 // # Actions, current form (SimGrid 3.20 and later)
 //
-//	RANK init [ANYTHING]             Init; with an argument the default datatype is MPI_DOUBLE
+//	RANK init [DATATYPE]             Init; any argument makes the default datatype MPI_DOUBLE
 //	RANK finalize                    Finalize
 //	RANK compute FLOPS               Compute, Amount FLOPS
 //	RANK send PEER TAG SIZE [DT]     Send

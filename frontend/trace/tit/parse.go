@@ -56,9 +56,8 @@ func isAction(name string) bool {
 var (
 	p2pOps        = map[string]trace.Op{"send": trace.Send, "isend": trace.Isend, "recv": trace.Recv, "irecv": trace.Irecv}
 	collectiveOps = map[string]trace.Op{
-		"barrier": trace.Barrier, "bcast": trace.Bcast, "reduce": trace.Reduce, "allreduce": trace.Allreduce,
-		"scan": trace.Scan, "exscan": trace.Scan, "alltoall": trace.Alltoall, "allgather": trace.Allgather,
-		"gather": trace.Gather, "scatter": trace.Scatter,
+		"reduce": trace.Reduce, "allreduce": trace.Allreduce, "scan": trace.Scan, "exscan": trace.Scan,
+		"alltoall": trace.Alltoall, "allgather": trace.Allgather, "gather": trace.Gather, "scatter": trace.Scatter,
 	}
 )
 
@@ -84,10 +83,10 @@ type parser struct {
 
 // usage returns the usage line of an action as spelled in the trace,
 // making it once.
-func (p *parser) usage(action string, make func() string) string {
+func (p *parser) usage(action string, build func() string) string {
 	u, ok := p.usages[action]
 	if !ok {
-		u = make()
+		u = build()
 		p.usages[action] = u
 	}
 	return u
@@ -352,12 +351,12 @@ func (p *parser) waitKey(l line, usage string) (reqKey, error) {
 		return reqKey{}, p.withForm(err)
 	}
 	var k reqKey
-	for i, dst := range []*int{&k.src, &k.dst, &k.tag} {
+	for i, out := range []*int{&k.src, &k.dst, &k.tag} {
 		v, ok := parseInt32(l.fields[2+i].text)
 		if !ok {
 			return reqKey{}, p.errorf(l, 2+i, "%s needs integers SRC DST TAG, found %s; expected %s", l.fields[1].text, quote(l.fields[2+i].text), usage)
 		}
-		*dst = v
+		*out = v
 	}
 	if k.src < 0 {
 		k.src = trace.AnySource
