@@ -111,7 +111,13 @@ func commOpOf(c call) (op commOp, ok bool, err error) {
 		}
 		op.newh = handle("newgroup")
 	case "MPI_Group_union", "MPI_Group_intersection", "MPI_Group_difference":
-		op.kind = map[string]opKind{"MPI_Group_union": opGroupUnion, "MPI_Group_intersection": opGroupIntersection, "MPI_Group_difference": opGroupDifference}[c.name]
+		op.kind = opGroupUnion
+		switch c.name {
+		case "MPI_Group_intersection":
+			op.kind = opGroupIntersection
+		case "MPI_Group_difference":
+			op.kind = opGroupDifference
+		}
 		op.group, op.group2, op.newh = handle("group1"), handle("group2"), handle("newgroup")
 	case "MPI_Comm_free", "MPI_Comm_disconnect":
 		op.kind, op.comm = opCommFree, handle("comm")
@@ -150,7 +156,7 @@ func commOpOf(c call) (op commOp, ok bool, err error) {
 		"MPI_Dist_graph_create", "MPI_Dist_graph_create_adjacent", "MPI_Comm_split_type", "MPI_Comm_create_group",
 		"MPI_Comm_idup", "MPI_Comm_dup_with_info":
 		op.kind = opOpaque
-		for _, name := range []string{"newcomm", "newintercomm", "intercomm", "parent", "comm_out"} {
+		for _, name := range []string{"newcomm", "newintercomm", "intercomm", "parent", "comm"} {
 			if c.has(name) {
 				op.newh = handle(name)
 				break
@@ -158,6 +164,9 @@ func commOpOf(c call) (op commOp, ok bool, err error) {
 		}
 	default:
 		return op, false, nil
+	}
+	if err == nil {
+		err = c.wellFormed()
 	}
 	return op, true, err
 }
@@ -384,10 +393,15 @@ func expandRanges(triples []int64, n int) ([]int64, error) {
 // finish records the result of rc's current creating call.
 func (rc *rankComms) finish(op *commOp, res commRef) {
 	rc.results = append(rc.results, res)
+	rc.assign(op, res)
+	rc.pos++
+}
+
+// assign points the handle a creating call returned at its result.
+func (rc *rankComms) assign(op *commOp, res commRef) {
 	if op.newh != commNull && op.newh != 0 && (res.gid >= 0 || res.why != "") {
 		rc.handles[op.newh] = res
 	}
-	rc.pos++
 }
 
 // resolveComms maps every communicator the ranks create to world ranks.

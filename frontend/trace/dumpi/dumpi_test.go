@@ -95,7 +95,7 @@ func TestRingEveryCallKind(t *testing.T) {
 		// MPI_PROC_NULL: no events
 		"isend to 1 tag 5, 3 x 4 B", // MPI_Sendrecv
 		"irecv from 3 tag 5, 3 x 4 B",
-		"wait [2 1]",
+		"wait [1 2]",
 		"barrier on world",
 		"bcast root 1, 5 x 8 B on world",
 		"reduce root 2, 3 x 8 B on world",
@@ -115,7 +115,7 @@ func TestRingEveryCallKind(t *testing.T) {
 		"allreduce 1 x 8 B on world",     // the dup of MPI_COMM_WORLD
 		"isend to 1 tag 21, 2 x 12 B",    // MPI_Type_contiguous of 3 MPI_INT
 		"irecv from 3 tag 21, 2 x 12 B",
-		"wait [2 1]",
+		"wait [1 2]",
 		"bcast root 0, 1 x 32 B on world", // MPI_Type_vector 2 x 2 MPI_DOUBLE
 		"finalize",
 	})
@@ -138,7 +138,7 @@ func TestRingEveryCallKind(t *testing.T) {
 		"wait [1]",
 		"isend to 0 tag 5, 3 x 4 B",
 		"irecv from 2 tag 5, 3 x 4 B",
-		"wait [2 1]",
+		"wait [1 2]",
 		"barrier on world",
 		"bcast root 1, 5 x 8 B on world",
 		"reduce root 2, 3 x 8 B on world",
@@ -159,7 +159,7 @@ func TestRingEveryCallKind(t *testing.T) {
 		"barrier on [1 3]", // MPI_Comm_create from MPI_Group_range_incl
 		"isend to 0 tag 21, 2 x 12 B",
 		"irecv from 2 tag 21, 2 x 12 B",
-		"wait [2 1]",
+		"wait [1 2]",
 		"bcast root 0, 1 x 32 B on world",
 		"finalize",
 	})
@@ -206,6 +206,35 @@ func TestCommunicators(t *testing.T) {
 	}
 }
 
+func TestGroups(t *testing.T) {
+	grp := func(h int) string { return fmt.Sprintf("MPI_Group group=%d (user-defined-group)", h) }
+	newgrp := func(h int) string { return fmt.Sprintf("MPI_Group newgroup=%d (user-defined-group)", h) }
+	var text strings.Builder
+	for r := range 4 {
+		text.WriteString(rec("MPI_Init", 1, 2, "int argc=0", "string argv[0]=<IGNORED>") +
+			rec("MPI_Comm_group", 3, 4, world, grp(3)) + // [0 1 2 3]
+			rec("MPI_Group_range_excl", 5, 6, grp(3), "int count=1", "int ranges[1][3]=[[0, 0, 1]", "]"+newgrp(4)) + // [1 2 3]
+			rec("MPI_Group_incl", 7, 8, grp(3), "int count=2", "int ranks[2]=[3, 1]", newgrp(5)) + // [3 1]
+			rec("MPI_Group_union", 9, 10, "MPI_Group group1=5 (user-defined-group)", "MPI_Group group2=4 (user-defined-group)", newgrp(6)) + // [3 1 2]
+			rec("MPI_Group_intersection", 11, 12, "MPI_Group group1=4 (user-defined-group)", "MPI_Group group2=5 (user-defined-group)", newgrp(7)) + // [1 3]
+			rec("MPI_Group_difference", 13, 14, "MPI_Group group1=4 (user-defined-group)", "MPI_Group group2=5 (user-defined-group)", newgrp(8)) + // [2]
+			rec("MPI_Group_excl", 15, 16, grp(6), "int count=1", "int ranks[1]=[0]", newgrp(9)) + // [1 2]
+			rec("MPI_Group_range_incl", 17, 18, grp(3), "int count=2", "int ranges[2][3]=[[3, 2, -1]", ", [0, 0, 1]", "]"+newgrp(10))) // [3 2 0]
+		for i, g := range []int{6, 7, 8, 9, 10} {
+			h := 4 + i
+			text.WriteString(rec("MPI_Comm_create", int64(20+2*i), int64(21+2*i), "MPI_Comm oldcomm=2 (MPI_COMM_WORLD)", grp(g), fmt.Sprintf("MPI_Comm newcomm=%d (user-defined-comm)", h)))
+		}
+		for i, members := range [][]int{{3, 1, 2}, {1, 3}, {2}, {1, 2}, {3, 2, 0}} {
+			if slices.Contains(members, r) {
+				text.WriteString(rec("MPI_Barrier", int64(40+2*i), int64(41+2*i), fmt.Sprintf("MPI_Comm comm=%d (user-defined-comm)", 4+i)))
+			}
+		}
+	}
+	tr := mustParse(t, text.String())
+	checkCalls(t, tr, 2, []string{"init", "barrier on [3 1 2]", "barrier on [2]", "barrier on [1 2]", "barrier on [3 2 0]"})
+	checkCalls(t, tr, 3, []string{"init", "barrier on [3 1 2]", "barrier on [1 3]", "barrier on [3 2 0]"})
+}
+
 func equalComms(got, want [][]int) bool {
 	return slices.EqualFunc(got, want, func(a, b []int) bool { return slices.Equal(a, b) })
 }
@@ -224,7 +253,7 @@ func TestTestCallsAndDerivedTypes(t *testing.T) {
 		"wait [1]",                    // MPI_Testany
 		"isend to 2 tag 40, 2 x 16 B", // MPI_Sendrecv_replace of an MPI_Type_create_struct
 		"irecv from 0 tag 40, 2 x 16 B",
-		"wait [2 1]",
+		"wait [1 2]",
 		"barrier on [1]",
 		"finalize",
 	}
@@ -493,6 +522,17 @@ func TestDamage(t *testing.T) {
 		{"unknown datatype",
 			strings.Replace(send, "9 (MPI_INT)", "40 (user-defined-datatype)", 1),
 			`in.txt:3:23: MPI_Send: datatype 40 (user-defined-datatype) has no known size: no MPI_Type_contiguous, MPI_Type_vector or other constructor in the trace creates it, and the trace has no size table (dumpi2ascii -X)`},
+		{"derived from an unknown datatype",
+			rec("MPI_Type_contiguous", 1, 2, "int count=2", "MPI_Datatype oldtype=40 (user-defined-datatype)", "MPI_Datatype newtype=41 (user-defined-datatype)") +
+				strings.Replace(send, "9 (MPI_INT)", "41 (user-defined-datatype)", 1),
+			`in.txt:8:23: MPI_Send: datatype 41 (user-defined-datatype) has no known size: it is built from another: datatype 40 (user-defined-datatype) has no known size: no MPI_Type_contiguous, MPI_Type_vector or other constructor in the trace creates it, and the trace has no size table (dumpi2ascii -X)`},
+		{"absurd message",
+			rec("MPI_Type_contiguous", 1, 2, "int count=1073741824", "MPI_Datatype oldtype=5 (MPI_BYTE)", "MPI_Datatype newtype=28 (user-defined-datatype)") +
+				strings.Replace(strings.Replace(send, "9 (MPI_INT)", "28 (user-defined-datatype)", 1), "count=1", "count=2000000000", 1),
+			`in.txt:8:23: MPI_Send moves 2000000000 elements of 1073741824 bytes, more than 1125899906842624 bytes in all`},
+		{"waitsome without indices",
+			rec("MPI_Waitsome", 1, 2, "int count=1", "MPI_Request requests[1]=[2]", "int outcount=1", "int indices[1]=<IGNORED>", "MPI_Status statuses[1]=<IGNORED>"),
+			`in.txt:5:16: MPI_Waitsome indices=<IGNORED>: expected the indices of the 1 completed requests`},
 		{"unmapped communicator",
 			strings.Replace(send, world, "MPI_Comm comm=6 (user-defined-comm)", 1),
 			`in.txt:6:15: MPI_Send uses communicator 6 (user-defined-comm), which this reader cannot map to world ranks: communicator handle 6 is not MPI_COMM_WORLD or MPI_COMM_SELF and no earlier call in the trace creates it`},

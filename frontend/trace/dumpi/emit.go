@@ -35,16 +35,16 @@ var handlers = map[string]func(*emitter, call) error{
 	"MPI_Init":             (*emitter).init,
 	"MPI_Init_thread":      (*emitter).init,
 	"MPI_Finalize":         (*emitter).finalize,
-	"MPI_Send":             (*emitter).send,
-	"MPI_Bsend":            (*emitter).send,
-	"MPI_Ssend":            (*emitter).send,
-	"MPI_Rsend":            (*emitter).send,
-	"MPI_Isend":            (*emitter).send,
-	"MPI_Ibsend":           (*emitter).send,
-	"MPI_Issend":           (*emitter).send,
-	"MPI_Irsend":           (*emitter).send,
-	"MPI_Recv":             (*emitter).recv,
-	"MPI_Irecv":            (*emitter).recv,
+	"MPI_Send":             pointToPoint(trace.Send, "dest"),
+	"MPI_Bsend":            pointToPoint(trace.Send, "dest"),
+	"MPI_Ssend":            pointToPoint(trace.Send, "dest"),
+	"MPI_Rsend":            pointToPoint(trace.Send, "dest"),
+	"MPI_Isend":            pointToPoint(trace.Isend, "dest"),
+	"MPI_Ibsend":           pointToPoint(trace.Isend, "dest"),
+	"MPI_Issend":           pointToPoint(trace.Isend, "dest"),
+	"MPI_Irsend":           pointToPoint(trace.Isend, "dest"),
+	"MPI_Recv":             pointToPoint(trace.Recv, "source"),
+	"MPI_Irecv":            pointToPoint(trace.Irecv, "source"),
 	"MPI_Sendrecv":         (*emitter).sendrecv,
 	"MPI_Sendrecv_replace": (*emitter).sendrecv,
 	"MPI_Wait":             (*emitter).wait,
@@ -132,11 +132,8 @@ func (e *emitter) replay(op *commOp) {
 	case op.kind == opCommFree:
 		delete(e.comms.handles, op.comm)
 	case op.kind >= opSplit && e.created < len(e.comms.results):
-		res := e.comms.results[e.created]
+		e.comms.assign(op, e.comms.results[e.created])
 		e.created++
-		if op.newh != commNull && op.newh != 0 && (res.gid >= 0 || res.why != "") {
-			e.comms.handles[op.newh] = res
-		}
 	}
 }
 
@@ -219,8 +216,15 @@ func (e *emitter) typeSize(c call, datatype string, n int64) (int64, error) {
 	if err != nil {
 		return 0, c.errorf(p, "%s: %v", c.name, err)
 	}
+	if size > 0 && n > maxMessage/size {
+		return 0, c.errorf(p, "%s moves %d elements of %d bytes, more than %d bytes in all", c.name, n, size, int64(maxMessage))
+	}
 	return size, nil
 }
+
+// maxMessage bounds the bytes one call moves (1 PiB), so that sizes never
+// overflow.
+const maxMessage = 1 << 50
 
 // peer maps the dest or source parameter to a world rank; drop is true for
 // MPI_PROC_NULL. A source of -1 is MPI_ANY_SOURCE (dumpi maps it so).
@@ -270,9 +274,6 @@ func request(c call) (int64, error) {
 // p2p reads one side of a point-to-point call.
 func (e *emitter) p2p(c call, op trace.Op, count, datatype, peer, tagName string) (ev trace.Event, drop bool, err error) {
 	ev.Op = op
-	if ev.Count, ev.TypeSize, err = e.data(c, count, datatype); err != nil {
-		return ev, false, err
-	}
 	members, _, _, err := e.comm(c, "comm")
 	if err != nil {
 		return ev, false, err
@@ -280,25 +281,21 @@ func (e *emitter) p2p(c call, op trace.Op, count, datatype, peer, tagName string
 	if ev.Peer, drop, err = e.peer(c, peer, members, op.IsRecv()); err != nil || drop {
 		return ev, drop, err
 	}
-	ev.Tag, err = tag(c, tagName, op.IsRecv())
+	if ev.Tag, err = tag(c, tagName, op.IsRecv()); err != nil {
+		return ev, false, err
+	}
+	ev.Count, ev.TypeSize, err = e.data(c, count, datatype)
 	return ev, false, err
 }
 
-// send handles MPI_Send and MPI_Isend and their variants.
-func (e *emitter) send(c call) error {
-	return e.pointToPoint(c, trace.Send, "dest")
-}
-
-// recv handles MPI_Recv and MPI_Irecv.
-func (e *emitter) recv(c call) error {
-	return e.pointToPoint(c, trace.Recv, "source")
+// pointToPoint returns the handler of a send (peer "dest") or receive
+// (peer "source") that becomes op.
+func pointToPoint(op trace.Op, peer string) func(*emitter, call) error {
+	return func(e *emitter, c call) error { return e.pointToPoint(c, op, peer) }
 }
 
 func (e *emitter) pointToPoint(c call, op trace.Op, peer string) error {
-	async := c.name[4] == 'I'
-	if async {
-		op++ // Send → Isend, Recv → Irecv
-	}
+	async := op.IsAsync()
 	ev, drop, err := e.p2p(c, op, "count", "datatype", peer, "tag")
 	if err != nil {
 		return err
@@ -351,7 +348,7 @@ func (e *emitter) sendrecv(c call) error {
 		s.Op = trace.Send
 		e.emit(c, s)
 	default:
-		e.emit(c, s, r, trace.Event{Op: trace.Wait, Waits: []int{2, 1}})
+		e.emit(c, s, r, trace.Event{Op: trace.Wait, Waits: []int{1, 2}})
 	}
 	return nil
 }
@@ -421,6 +418,9 @@ func (e *emitter) wait(c call) error {
 			}
 			if idx, q, err = c.ints("indices", int(out)); err != nil {
 				return err
+			}
+			if idx == nil {
+				return c.errorf(q, "%s indices=<IGNORED>: expected the indices of the %d completed requests", c.name, out)
 			}
 			if handles != nil {
 				picked := make([]int64, 0, len(idx))

@@ -82,8 +82,8 @@ func FuzzParse(f *testing.F) {
 			waited := map[int]bool{}
 			for ev := range tr.Events(r) {
 				switch {
-				case ev.Count < 0 || ev.TypeSize < 0:
-					t.Fatalf("rank %d: %v has a negative size", r, ev)
+				case ev.Count < 0 || ev.TypeSize < 0 || ev.Count > 0 && ev.TypeSize > 0 && ev.Bytes()/ev.TypeSize != ev.Count:
+					t.Fatalf("rank %d: %v has a negative or overflowing size", r, ev)
 				case ev.Comm < 0 || ev.Comm >= len(tr.Comms):
 					t.Fatalf("rank %d: %v names communicator %d of %d", r, ev, ev.Comm, len(tr.Comms))
 				case ev.Op.IsP2P() && (ev.Peer >= tr.NumRanks || ev.Peer < 0 && !(ev.Op.IsRecv() && ev.Peer == trace.AnySource)):

@@ -113,14 +113,13 @@ func (t *types) size(num int64, label string) (int64, error) {
 	return 0, fmt.Errorf("datatype %d (%s) has no known size: no MPI_Type_contiguous, MPI_Type_vector or other constructor in the trace creates it, and the trace has no size table (dumpi2ascii -X)", num, label)
 }
 
-// define records a user datatype's size, computed as elems elements of
-// the datatypes olds (each counted by its factor).
+// define records the size of user datatype num: the sum of its parts.
 func (t *types) define(num int64, parts []typePart) {
 	var total int64
 	for _, p := range parts {
 		s, err := t.size(p.num, p.label)
 		if err != nil {
-			t.user[num] = typeSize{why: "it is built from " + err.Error()}
+			t.user[num] = typeSize{why: "it is built from another: " + err.Error()}
 			return
 		}
 		if p.factor < 0 || s > 0 && p.factor > maxTypeSize/s {
@@ -143,8 +142,7 @@ type typePart struct {
 	label  string
 }
 
-// typeRecord handles the datatype calls of one rank; it reports whether
-// name is one.
+// record follows a datatype call; it reports whether c is one.
 func (t *types) record(c call) (bool, error) {
 	var (
 		parts []typePart
@@ -192,6 +190,9 @@ func (t *types) record(c call) (bool, error) {
 		return true, nil
 	default:
 		return false, nil
+	}
+	if err == nil {
+		err = c.wellFormed()
 	}
 	if err != nil {
 		return true, err
