@@ -15,8 +15,8 @@ import (
 	"github.com/parley-hpc/parley/netmodel"
 )
 
-// sharedData is the project's shared test data, beside the repository.
-var sharedData = filepath.Join("..", "..", "..", "..", "shared", "data", "scalatrace")
+// sharedData holds copies of the shared NAS traces (ScalaTrace-TI, public).
+var sharedData = filepath.Join("..", "scalatrace", "testdata", "nas")
 
 // tally is one rank's calls per kind: how many and how many bytes.
 type tally map[string][2]int64

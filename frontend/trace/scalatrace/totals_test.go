@@ -8,8 +8,8 @@ import (
 	"github.com/parley-hpc/parley/frontend/trace"
 )
 
-// sharedData is the project's shared test data, beside the repository.
-var sharedData = filepath.Join("..", "..", "..", "..", "shared", "data", "scalatrace")
+// sharedData holds copies of the shared NAS traces (ScalaTrace-TI, public).
+var sharedData = filepath.Join("testdata", "nas")
 
 // TestTotals expands every shared trace and checks its point-to-point
 // totals against the table in the data's README, which was computed
