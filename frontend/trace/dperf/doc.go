@@ -89,5 +89,7 @@
 // Malformed input is reported as a *trace.SyntaxError at the file, line
 // and column of the problem, saying what was found and what was expected.
 //
-// dperf imports only the standard library and frontend/trace.
+// dperf imports only the standard library, frontend/trace and
+// frontend/trace/wordline (the line reader it shares with the other
+// SimGrid-style format).
 package dperf

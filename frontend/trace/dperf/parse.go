@@ -78,28 +78,28 @@ func (p *parser) state(r int) *rankState {
 func (p *parser) errorf(l line, i int, format string, args ...any) error {
 	col := 1
 	switch {
-	case i < len(l.fields):
-		col = l.fields[i].col
-	case len(l.fields) > 0:
-		last := l.fields[len(l.fields)-1]
-		col = last.col + len(last.text) + 1
+	case i < len(l.Fields):
+		col = l.Fields[i].Col
+	case len(l.Fields) > 0:
+		last := l.Fields[len(l.Fields)-1]
+		col = last.Col + len(last.Text) + 1
 	}
-	return trace.Errorf(p.file, l.num, col, format, args...)
+	return trace.Errorf(p.file, l.Num, col, format, args...)
 }
 
 // line reads one line of rank r.
 func (p *parser) line(r int, l line) error {
-	if len(l.fields) < 2 {
+	if len(l.Fields) < 2 {
 		return p.errorf(l, 1, "a line needs an action after its rank; expected pRANK ACTION [ARGUMENTS]")
 	}
-	name := strings.ToLower(l.fields[1].text)
+	name := strings.ToLower(l.Fields[1].Text)
 	usage, ok := usages[name]
 	if !ok {
-		return p.errorf(l, 1, "%s is not a dPerf action; known actions (in any case): %s", quote(l.fields[1].text), strings.Join(actionNames, ", "))
+		return p.errorf(l, 1, "%s is not a dPerf action; known actions (in any case): %s", quote(l.Fields[1].Text), strings.Join(actionNames, ", "))
 	}
 	st := p.state(r)
-	e := trace.Event{Pos: trace.Pos{File: p.file, Line: l.num}}
-	nargs := len(l.fields) - 2
+	e := trace.Event{Pos: trace.Pos{File: p.file, Line: l.Num}}
+	nargs := len(l.Fields) - 2
 	switch name {
 	case "init", "finalize", "wait", "barrier":
 		if err := p.arity(l, 0, 0, usage); err != nil {
@@ -124,11 +124,11 @@ func (p *parser) line(r int, l line) error {
 	case "finalize":
 		e.Op = trace.Finalize
 	case "comm_size":
-		k, ok := parseRankText(l.fields[2].text)
-		if !ok || k < 1 || k > p.n || strings.HasPrefix(l.fields[2].text, "p") {
-			return p.errorf(l, 2, "comm_size needs a number of ranks between 1 and %d (the ranks of the trace), found %s; expected %s", p.n, quote(l.fields[2].text), usage)
+		k, ok := parseRankText(l.Fields[2].Text)
+		if !ok || k < 1 || k > p.n || strings.HasPrefix(l.Fields[2].Text, "p") {
+			return p.errorf(l, 2, "comm_size needs a number of ranks between 1 and %d (the ranks of the trace), found %s; expected %s", p.n, quote(l.Fields[2].Text), usage)
 		}
-		st.commSize, st.commLine = k, l.num
+		st.commSize, st.commLine = k, l.Num
 		return nil
 	case "compute":
 		ns, err := p.amount(l, 2, "nanoseconds", usage)
@@ -199,13 +199,13 @@ func (p *parser) line(r int, l line) error {
 
 // arity checks that l has between min and max arguments after its action.
 func (p *parser) arity(l line, min, max int, usage string) error {
-	n := len(l.fields) - 2
-	action := l.fields[1].text
+	n := len(l.Fields) - 2
+	action := l.Fields[1].Text
 	switch {
 	case n < min && min == max:
-		return p.errorf(l, len(l.fields), "%s needs %d argument%s, found %d; expected %s", action, min, plural(min), n, usage)
+		return p.errorf(l, len(l.Fields), "%s needs %d argument%s, found %d; expected %s", action, min, plural(min), n, usage)
 	case n < min:
-		return p.errorf(l, len(l.fields), "%s needs at least %d argument%s, found %d; expected %s", action, min, plural(min), n, usage)
+		return p.errorf(l, len(l.Fields), "%s needs at least %d argument%s, found %d; expected %s", action, min, plural(min), n, usage)
 	case n > max:
 		return p.errorf(l, 2+max, "%s takes at most %d argument%s, found %d; expected %s", action, max, plural(max), n, usage)
 	}
@@ -221,9 +221,9 @@ func plural(n int) string {
 
 // amount reads a non-negative number (nanoseconds, seconds, flops).
 func (p *parser) amount(l line, i int, what, usage string) (float64, error) {
-	v, ok := parseFloat(l.fields[i].text)
+	v, ok := parseFloat(l.Fields[i].Text)
 	if !ok || v < 0 {
-		return 0, p.errorf(l, i, "%s needs a non-negative number of %s, found %s; expected %s", l.fields[1].text, what, quote(l.fields[i].text), usage)
+		return 0, p.errorf(l, i, "%s needs a non-negative number of %s, found %s; expected %s", l.Fields[1].Text, what, quote(l.Fields[i].Text), usage)
 	}
 	return v, nil
 }
@@ -231,9 +231,9 @@ func (p *parser) amount(l line, i int, what, usage string) (float64, error) {
 // bytes reads a message size in bytes, a decimal number (1e9 too), as
 // MSG's parse_double does; a fraction is truncated.
 func (p *parser) bytes(l line, i int, usage string) (int64, error) {
-	v, ok := parseBytes(l.fields[i].text)
+	v, ok := parseBytes(l.Fields[i].Text)
 	if !ok {
-		return 0, p.errorf(l, i, "%s needs a size in bytes between 0 and %d, found %s; expected %s", l.fields[1].text, int64(maxCount), quote(l.fields[i].text), usage)
+		return 0, p.errorf(l, i, "%s needs a size in bytes between 0 and %d, found %s; expected %s", l.Fields[1].Text, int64(maxCount), quote(l.Fields[i].Text), usage)
 	}
 	return v, nil
 }
@@ -249,10 +249,10 @@ func parseBytes(text string) (int64, bool) {
 
 // peer reads the rank of a peer.
 func (p *parser) peer(l line, i int, usage string) (int, error) {
-	f := l.fields[i]
-	r, ok := parseRankText(f.text)
+	f := l.Fields[i]
+	r, ok := parseRankText(f.Text)
 	if !ok {
-		return 0, p.errorf(l, i, "%s needs a peer rank (p0, p1, ...), found %s; expected %s", l.fields[1].text, quote(f.text), usage)
+		return 0, p.errorf(l, i, "%s needs a peer rank (p0, p1, ...), found %s; expected %s", l.Fields[1].Text, quote(f.Text), usage)
 	}
 	if r >= p.n {
 		return 0, p.errorf(l, i, "peer p%d is not in the trace, which has ranks p0-p%d; expected %s", r, p.n-1, usage)
@@ -272,7 +272,7 @@ func (p *parser) comm(l line, r int, st *rankState) (int, error) {
 		return 0, nil
 	}
 	if r >= k {
-		return 0, p.errorf(l, 1, "p%d takes part in a %s, but the communicator (%s) holds p0-p%d only", r, l.fields[1].text, from, k-1)
+		return 0, p.errorf(l, 1, "p%d takes part in a %s, but the communicator (%s) holds p0-p%d only", r, l.Fields[1].Text, from, k-1)
 	}
 	if i, ok := p.comms[k]; ok {
 		return i, nil

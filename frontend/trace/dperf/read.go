@@ -108,10 +108,10 @@ func (p *parser) source(src source) error {
 	defer rc.Close()
 	p.file = src.name
 	sc := newScanner(src.name, rc)
-	for l, ok := sc.next(); ok; l, ok = sc.next() {
-		r, ok := parseRankText(l.fields[0].text)
+	for l, ok := sc.Next(); ok; l, ok = sc.Next() {
+		r, ok := parseRankText(l.Fields[0].Text)
 		if !ok {
-			return p.errorf(l, 0, "a line starts with its rank (p0, p1, ... below p%d), found %s; expected pRANK ACTION [ARGUMENTS]", maxRanks, quote(l.fields[0].text))
+			return p.errorf(l, 0, "a line starts with its rank (p0, p1, ... below p%d), found %s; expected pRANK ACTION [ARGUMENTS]", maxRanks, quote(l.Fields[0].Text))
 		}
 		if err := p.line(r, l); err != nil {
 			return err
@@ -123,8 +123,8 @@ func (p *parser) source(src source) error {
 // isTraceLine reports whether l looks like a dPerf line: a rank and an
 // action.
 func isTraceLine(l line) bool {
-	_, ok := parseRankText(l.fields[0].text)
-	return ok && len(l.fields) >= 2 && isAction(l.fields[1].text)
+	_, ok := parseRankText(l.Fields[0].Text)
+	return ok && len(l.Fields) >= 2 && isAction(l.Fields[1].Text)
 }
 
 // dirSources returns the trace files of a directory in name order (as
@@ -148,7 +148,7 @@ func dirSources(dir string) ([]source, error) {
 			return nil, err
 		}
 		sc := newScanner(path, f)
-		l, ok := sc.next()
+		l, ok := sc.Next()
 		f.Close()
 		if ok && isTraceLine(l) {
 			srcs = append(srcs, fileSource(path))
@@ -223,14 +223,14 @@ func surveySources(srcs []source) (*survey, error) {
 			return nil, err
 		}
 		sc := newScanner(src.name, rc)
-		for l, ok := sc.next(); ok; l, ok = sc.next() {
-			r, ok := parseRankText(l.fields[0].text)
+		for l, ok := sc.Next(); ok; l, ok = sc.Next() {
+			r, ok := parseRankText(l.Fields[0].Text)
 			if !ok {
 				continue // the second pass reports it
 			}
 			if j, seen := s.owner[r]; seen && j != i {
 				rc.Close()
-				return nil, trace.Errorf(src.name, l.num, l.fields[0].col, "p%d also has lines in %s; in a directory each rank's lines must be in one file", r, srcs[j].name)
+				return nil, trace.Errorf(src.name, l.Num, l.Fields[0].Col, "p%d also has lines in %s; in a directory each rank's lines must be in one file", r, srcs[j].name)
 			}
 			s.owner[r] = i
 			s.saw(r, src.name, l)
@@ -248,7 +248,7 @@ func surveySources(srcs []source) (*survey, error) {
 func (s *survey) saw(r int, file string, l line) {
 	if r > s.maxRank {
 		s.maxRank = r
-		s.maxAt = where{file, l.num, l.fields[0].col}
+		s.maxAt = where{file, l.Num, l.Fields[0].Col}
 	}
 	word, bit := r/64, uint64(1)<<(r%64)
 	if word >= len(s.ranks) {
@@ -263,16 +263,16 @@ func (s *survey) saw(r int, file string, l line) {
 // look records the sends and the first comm_size; lines the second pass
 // refuses are skipped.
 func (s *survey) look(r int, file string, l line) {
-	if len(l.fields) < 3 {
+	if len(l.Fields) < 3 {
 		return
 	}
-	switch strings.ToLower(l.fields[1].text) {
+	switch strings.ToLower(l.Fields[1].Text) {
 	case "send", "isend":
-		peer, ok := parseRankText(l.fields[2].text)
-		if !ok || len(l.fields) != 4 {
+		peer, ok := parseRankText(l.Fields[2].Text)
+		if !ok || len(l.Fields) != 4 {
 			return
 		}
-		size, ok := parseBytes(l.fields[3].text)
+		size, ok := parseBytes(l.Fields[3].Text)
 		if !ok {
 			return
 		}
@@ -284,8 +284,8 @@ func (s *survey) look(r int, file string, l line) {
 		}
 		q.push(size)
 	case "comm_size":
-		if k, ok := parseRankText(l.fields[2].text); ok && s.commSize == 0 && k > 0 && !strings.HasPrefix(l.fields[2].text, "p") {
-			s.commSize, s.commAt = k, where{file, l.num, l.fields[2].col}
+		if k, ok := parseRankText(l.Fields[2].Text); ok && s.commSize == 0 && k > 0 && !strings.HasPrefix(l.Fields[2].Text, "p") {
+			s.commSize, s.commAt = k, where{file, l.Num, l.Fields[2].Col}
 		}
 	}
 }

@@ -11,8 +11,8 @@ import (
 // the current one (smpi_replay.cpp's *ArgParser classes), which the old
 // form shares but for the spelling of the names.
 func (p *parser) collective(l line, name string) error {
-	action := l.fields[1].text
-	nargs := len(l.fields) - 2
+	action := l.Fields[1].Text
+	nargs := len(l.Fields) - 2
 	e := trace.Event{TypeSize: p.cur.typeSize}
 	switch name {
 	case "barrier":
@@ -119,12 +119,12 @@ func (p *parser) rooted(l line, e *trace.Event, rootAt, dtAt int, usage string) 
 	if e.Count, err = p.size(l, 2, "size", usage); err != nil {
 		return err
 	}
-	if rootAt < len(l.fields) {
+	if rootAt < len(l.Fields) {
 		if e.Root, err = p.peer(l, rootAt, "root", usage); err != nil {
 			return err
 		}
 	}
-	if dtAt < len(l.fields) {
+	if dtAt < len(l.Fields) {
 		if e.TypeSize, err = p.datatypeSize(l, dtAt, usage); err != nil {
 			return err
 		}
@@ -156,7 +156,7 @@ func (p *parser) counts(l line, i, n int, usage string) ([]int64, int64, error) 
 		sum += c
 	}
 	if sum > maxCount {
-		return nil, 0, p.errorf(l, i, "%s counts add up to more than %d", l.fields[1].text, int64(maxCount))
+		return nil, 0, p.errorf(l, i, "%s counts add up to more than %d", l.Fields[1].Text, int64(maxCount))
 	}
 	return out, sum, nil
 }
@@ -177,7 +177,7 @@ func inUnits(count, ts1 int64, counts []int64, ts2 int64) (int64, []int64, int64
 // "allgatherv SEND R0..RN-1 [DT1 DT2] [D0..DN-1]": Count is what this
 // member sends, Counts what each member sends as the receivers count it.
 func (p *parser) gatherv(l line, name string) error {
-	action := l.fields[1].text
+	action := l.Fields[1].Text
 	n := p.n
 	e := trace.Event{Op: trace.Gatherv}
 	usage := p.usage(action, func() string {
@@ -187,7 +187,7 @@ func (p *parser) gatherv(l line, name string) error {
 		return fmt.Sprintf("RANK %s SEND %s [ROOT [DATATYPE1 [DATATYPE2]]] (one count per rank)", action, listUsage("R", n))
 	})
 	rootAt, dtAt, dispAt := -1, 4+n, -1
-	extra := len(l.fields) - 3 - n // fields after the counts
+	extra := len(l.Fields) - 3 - n // fields after the counts
 	if name == "allgatherv" {
 		e.Op = trace.Allgatherv
 		if err := p.arity(l, 1+n, 3+2*n, usage); err != nil {
@@ -250,8 +250,8 @@ func (p *parser) gatherv(l line, name string) error {
 // what the root sends each member, Count what this member receives.
 func (p *parser) scatterv(l line) error {
 	n := p.n
-	usage := p.usage(l.fields[1].text, func() string {
-		return fmt.Sprintf("RANK %s %s RECV [ROOT [DATATYPE1 [DATATYPE2]]] (one count per rank)", l.fields[1].text, listUsage("S", n))
+	usage := p.usage(l.Fields[1].Text, func() string {
+		return fmt.Sprintf("RANK %s %s RECV [ROOT [DATATYPE1 [DATATYPE2]]] (one count per rank)", l.Fields[1].Text, listUsage("S", n))
 	})
 	if err := p.arity(l, n+1, n+4, usage); err != nil {
 		return err
@@ -265,7 +265,7 @@ func (p *parser) scatterv(l line) error {
 		return err
 	}
 	e := trace.Event{Op: trace.Scatterv}
-	if 3+n < len(l.fields) {
+	if 3+n < len(l.Fields) {
 		if e.Root, err = p.peer(l, 3+n, "root", usage); err != nil {
 			return err
 		}
@@ -284,8 +284,8 @@ func (p *parser) scatterv(l line) error {
 // sum; the receive counts mirror the other members' send counts.
 func (p *parser) alltoallv(l line) error {
 	n := p.n
-	usage := p.usage(l.fields[1].text, func() string {
-		return fmt.Sprintf("RANK %s SENDBUF %s RECVBUF %s [DATATYPE1 [DATATYPE2]] (one count per rank each way)", l.fields[1].text, listUsage("S", n), listUsage("R", n))
+	usage := p.usage(l.Fields[1].Text, func() string {
+		return fmt.Sprintf("RANK %s SENDBUF %s RECVBUF %s [DATATYPE1 [DATATYPE2]] (one count per rank each way)", l.Fields[1].Text, listUsage("S", n), listUsage("R", n))
 	})
 	if err := p.arity(l, 2*n+2, 2*n+4, usage); err != nil {
 		return err
@@ -315,8 +315,8 @@ func (p *parser) alltoallv(l line) error {
 // block each member receives, Count the whole vector each contributes.
 func (p *parser) reduceScatter(l line) error {
 	n := p.n
-	usage := p.usage(l.fields[1].text, func() string {
-		return fmt.Sprintf("RANK %s %s COMP [DATATYPE] (one count per rank)", l.fields[1].text, listUsage("R", n))
+	usage := p.usage(l.Fields[1].Text, func() string {
+		return fmt.Sprintf("RANK %s %s COMP [DATATYPE] (one count per rank)", l.Fields[1].Text, listUsage("R", n))
 	})
 	if err := p.arity(l, n+1, n+2, usage); err != nil {
 		return err
@@ -329,7 +329,7 @@ func (p *parser) reduceScatter(l line) error {
 		return err
 	}
 	ts := p.cur.typeSize
-	if 3+n < len(l.fields) {
+	if 3+n < len(l.Fields) {
 		if ts, err = p.datatypeSize(l, 3+n, usage); err != nil {
 			return err
 		}

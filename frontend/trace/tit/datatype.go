@@ -92,10 +92,10 @@ const (
 // datatypeSize returns the size of the datatype written as f, in the
 // given form, or an error naming what was expected.
 func (p *parser) datatypeSize(l line, i int, usage string) (int64, error) {
-	f := l.fields[i]
-	id, ok := parseInt32(f.text)
+	f := l.Fields[i]
+	id, ok := parseInt32(f.Text)
 	if !ok {
-		return 0, p.errorf(l, i, "%s is not a datatype id; expected %s with DATATYPE a number (0 MPI_DOUBLE, 1 MPI_INT, 2 MPI_CHAR, 3 MPI_SHORT, 4 MPI_LONG, 5 MPI_FLOAT, 6 MPI_BYTE, ...)", quote(f.text), usage)
+		return 0, p.errorf(l, i, "%s is not a datatype id; expected %s with DATATYPE a number (0 MPI_DOUBLE, 1 MPI_INT, 2 MPI_CHAR, 3 MPI_SHORT, 4 MPI_LONG, 5 MPI_FLOAT, 6 MPI_BYTE, ...)", quote(f.Text), usage)
 	}
 	if p.form == oldForm {
 		if size, ok := oldDatatypeSizes[id]; ok {

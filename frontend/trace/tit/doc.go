@@ -163,5 +163,7 @@
 // them may have no lines: more means a damaged rank number, which would
 // otherwise cost memory for every rank up to it.
 //
-// tit imports only the standard library and frontend/trace.
+// tit imports only the standard library, frontend/trace and
+// frontend/trace/wordline (the line reader it shares with the other
+// SimGrid-style format).
 package tit

@@ -108,29 +108,29 @@ func (p *parser) state(r int) *rankState {
 func (p *parser) errorf(l line, i int, format string, args ...any) error {
 	col := 1
 	switch {
-	case i < len(l.fields):
-		col = l.fields[i].col
-	case len(l.fields) > 0:
-		last := l.fields[len(l.fields)-1]
-		col = last.col + len(last.text) + 1
+	case i < len(l.Fields):
+		col = l.Fields[i].Col
+	case len(l.Fields) > 0:
+		last := l.Fields[len(l.Fields)-1]
+		col = last.Col + len(last.Text) + 1
 	}
-	return trace.Errorf(p.file, l.num, col, format, args...)
+	return trace.Errorf(p.file, l.Num, col, format, args...)
 }
 
 // add appends an event of the current rank at line l.
 func (p *parser) add(l line, e trace.Event) {
-	e.Pos = trace.Pos{File: p.file, Line: l.num}
+	e.Pos = trace.Pos{File: p.file, Line: l.Num}
 	p.b.Add(p.curRank, e)
 }
 
 // line reads one line of rank r.
 func (p *parser) line(r int, l line) error {
-	if len(l.fields) < 2 {
+	if len(l.Fields) < 2 {
 		return p.errorf(l, 1, "a line needs an action after its rank; expected RANK ACTION [ARGUMENTS]")
 	}
 	p.curRank, p.cur = r, p.state(r)
-	name := strings.ToLower(l.fields[1].text)
-	nargs := len(l.fields) - 2
+	name := strings.ToLower(l.Fields[1].Text)
+	nargs := len(l.Fields) - 2
 	switch name {
 	case "init":
 		if err := p.arity(l, 0, 1, "RANK init [DATATYPE]"); err != nil {
@@ -196,20 +196,20 @@ func (p *parser) line(r int, l line) error {
 		if isAction(name) {
 			return p.collective(l, name)
 		}
-		return p.errorf(l, 1, "%s is not a TIT action; known actions (in any case): %s", quote(l.fields[1].text), strings.Join(actionNames, ", "))
+		return p.errorf(l, 1, "%s is not a TIT action; known actions (in any case): %s", quote(l.Fields[1].Text), strings.Join(actionNames, ", "))
 	}
 	return nil
 }
 
 // arity checks that l has between min and max arguments after its action.
 func (p *parser) arity(l line, min, max int, usage string) error {
-	n := len(l.fields) - 2
-	action := l.fields[1].text
+	n := len(l.Fields) - 2
+	action := l.Fields[1].Text
 	switch {
 	case n < min && min == max:
-		return p.errorf(l, len(l.fields), "%s needs %d argument%s, found %d; expected %s", action, min, plural(min), n, usage)
+		return p.errorf(l, len(l.Fields), "%s needs %d argument%s, found %d; expected %s", action, min, plural(min), n, usage)
 	case n < min:
-		return p.errorf(l, len(l.fields), "%s needs at least %d argument%s, found %d; expected %s", action, min, plural(min), n, usage)
+		return p.errorf(l, len(l.Fields), "%s needs at least %d argument%s, found %d; expected %s", action, min, plural(min), n, usage)
 	case n > max:
 		return p.errorf(l, 2+max, "%s takes at most %d argument%s, found %d; expected %s", action, max, plural(max), n, usage)
 	}
@@ -225,9 +225,9 @@ func plural(n int) string {
 
 // amount reads a non-negative number (flops, seconds).
 func (p *parser) amount(l line, i int, what, usage string) (float64, error) {
-	v, ok := parseFloat(l.fields[i].text)
+	v, ok := parseFloat(l.Fields[i].Text)
 	if !ok || v < 0 {
-		return 0, p.errorf(l, i, "%s needs a non-negative number of %s, found %s; expected %s", l.fields[1].text, what, quote(l.fields[i].text), usage)
+		return 0, p.errorf(l, i, "%s needs a non-negative number of %s, found %s; expected %s", l.Fields[1].Text, what, quote(l.Fields[i].Text), usage)
 	}
 	return v, nil
 }
@@ -235,9 +235,9 @@ func (p *parser) amount(l line, i int, what, usage string) (float64, error) {
 // size reads a count as SimGrid's parse_integer does: a decimal number,
 // possibly with a fraction or exponent (1e6), truncated.
 func (p *parser) size(l line, i int, what, usage string) (int64, error) {
-	v, ok := parseFloat(l.fields[i].text)
+	v, ok := parseFloat(l.Fields[i].Text)
 	if !ok || v <= -1 || v >= maxCount+1 {
-		return 0, p.errorf(l, i, "%s needs a %s between 0 and %d, found %s; expected %s", l.fields[1].text, what, int64(maxCount), quote(l.fields[i].text), usage)
+		return 0, p.errorf(l, i, "%s needs a %s between 0 and %d, found %s; expected %s", l.Fields[1].Text, what, int64(maxCount), quote(l.Fields[i].Text), usage)
 	}
 	return int64(math.Trunc(v)), nil
 }
@@ -245,19 +245,19 @@ func (p *parser) size(l line, i int, what, usage string) (int64, error) {
 // count reads one count of a "v" collective, an integer as std::stoi
 // reads it.
 func (p *parser) count(l line, i int, usage string) (int64, error) {
-	v, ok := parseInt32(l.fields[i].text)
+	v, ok := parseInt32(l.Fields[i].Text)
 	if !ok || v < 0 {
-		return 0, p.errorf(l, i, "%s needs non-negative integer counts, found %s; expected %s", l.fields[1].text, quote(l.fields[i].text), usage)
+		return 0, p.errorf(l, i, "%s needs non-negative integer counts, found %s; expected %s", l.Fields[1].Text, quote(l.Fields[i].Text), usage)
 	}
 	return int64(v), nil
 }
 
 // peer reads the world rank of a peer or root.
 func (p *parser) peer(l line, i int, what, usage string) (int, error) {
-	f := l.fields[i]
-	r, ok := parseRankText(f.text)
+	f := l.Fields[i]
+	r, ok := parseRankText(f.Text)
 	if !ok {
-		return 0, p.errorf(l, i, "%s needs a %s rank, found %s; expected %s", l.fields[1].text, what, quote(f.text), usage)
+		return 0, p.errorf(l, i, "%s needs a %s rank, found %s; expected %s", l.Fields[1].Text, what, quote(f.Text), usage)
 	}
 	if r >= p.n {
 		return 0, p.errorf(l, i, "%s rank %d is not in the trace, which has ranks 0-%d; expected %s", what, r, p.n-1, usage)
@@ -268,7 +268,7 @@ func (p *parser) peer(l line, i int, what, usage string) (int, error) {
 // p2p reads send, isend, recv and irecv.
 func (p *parser) p2p(l line, name string) error {
 	op := p2pOps[name]
-	action := l.fields[1].text
+	action := l.Fields[1].Text
 	args := 3
 	if p.form == oldForm {
 		args = 2
@@ -284,7 +284,7 @@ func (p *parser) p2p(l line, name string) error {
 	}
 	e := trace.Event{Op: op, TypeSize: p.cur.typeSize}
 	// The peer: a rank, or for a receive SMPI's MPI_ANY_SOURCE.
-	if v, ok := parseInt32(l.fields[2].text); ok && op.IsRecv() && (v == smpiAnySource || v == smpiUndefined) {
+	if v, ok := parseInt32(l.Fields[2].Text); ok && op.IsRecv() && (v == smpiAnySource || v == smpiUndefined) {
 		e.Peer = trace.AnySource
 	} else {
 		peer, err := p.peer(l, 2, "peer", usage)
@@ -295,9 +295,9 @@ func (p *parser) p2p(l line, name string) error {
 	}
 	sizeAt := 3
 	if p.form == newForm {
-		tag, ok := parseInt32(l.fields[3].text)
+		tag, ok := parseInt32(l.Fields[3].Text)
 		if !ok {
-			return p.errorf(l, 3, "%s needs an integer tag, found %s; expected %s", action, quote(l.fields[3].text), usage)
+			return p.errorf(l, 3, "%s needs an integer tag, found %s; expected %s", action, quote(l.Fields[3].Text), usage)
 		}
 		if tag == smpiAnyTag && op.IsRecv() {
 			tag = trace.AnyTag
@@ -307,7 +307,7 @@ func (p *parser) p2p(l line, name string) error {
 	}
 	// A receive of negative size has SimGrid probe for the size of the
 	// matching message; the model has no unknown size, so it reads 0.
-	if v, ok := parseFloat(l.fields[sizeAt].text); ok && v < 0 && op.IsRecv() {
+	if v, ok := parseFloat(l.Fields[sizeAt].Text); ok && v < 0 && op.IsRecv() {
 		e.Count = 0
 	} else {
 		count, err := p.size(l, sizeAt, "size", usage)
@@ -316,7 +316,7 @@ func (p *parser) p2p(l line, name string) error {
 		}
 		e.Count = count
 	}
-	if len(l.fields) > sizeAt+1 {
+	if len(l.Fields) > sizeAt+1 {
 		ts, err := p.datatypeSize(l, sizeAt+1, usage)
 		if err != nil {
 			return err
@@ -329,7 +329,7 @@ func (p *parser) p2p(l line, name string) error {
 		if op.IsRecv() {
 			key = reqKey{src: e.Peer, dst: p.curRank, tag: e.Tag}
 		}
-		p.cur.reqs.add(&pending{call: p.cur.calls, key: key, op: op, line: l.num}, p.form == newForm)
+		p.cur.reqs.add(&pending{call: p.cur.calls, key: key, op: op, line: l.Num}, p.form == newForm)
 	}
 	p.add(l, e)
 	return nil
@@ -352,9 +352,9 @@ func (p *parser) waitKey(l line, usage string) (reqKey, error) {
 	}
 	var k reqKey
 	for i, out := range []*int{&k.src, &k.dst, &k.tag} {
-		v, ok := parseInt32(l.fields[2+i].text)
+		v, ok := parseInt32(l.Fields[2+i].Text)
 		if !ok {
-			return reqKey{}, p.errorf(l, 2+i, "%s needs integers SRC DST TAG, found %s; expected %s", l.fields[1].text, quote(l.fields[2+i].text), usage)
+			return reqKey{}, p.errorf(l, 2+i, "%s needs integers SRC DST TAG, found %s; expected %s", l.Fields[1].Text, quote(l.Fields[2+i].Text), usage)
 		}
 		*out = v
 	}
@@ -384,7 +384,7 @@ func (p *parser) wait(l line) error {
 			return err
 		}
 		if q = p.cur.reqs.popKey(k.src, k.dst, k.tag); q == nil {
-			return p.errorf(l, 2, "wait %s %s %s completes no request of rank %d: %s", l.fields[2].text, l.fields[3].text, l.fields[4].text, p.curRank, p.cur.reqs.describe())
+			return p.errorf(l, 2, "wait %s %s %s completes no request of rank %d: %s", l.Fields[2].Text, l.Fields[3].Text, l.Fields[4].Text, p.curRank, p.cur.reqs.describe())
 		}
 	}
 	p.add(l, trace.Event{Op: trace.Wait, Waits: []int{p.cur.calls - q.call + 1}})
@@ -429,12 +429,12 @@ func (p *parser) sendRecv(l line) error {
 // datatypes reads the optional DATATYPE1 and DATATYPE2 from field i on.
 func (p *parser) datatypes(l line, i int, usage string) (ts1, ts2 int64, err error) {
 	ts1, ts2 = p.cur.typeSize, p.cur.typeSize
-	if i < len(l.fields) {
+	if i < len(l.Fields) {
 		if ts1, err = p.datatypeSize(l, i, usage); err != nil {
 			return 0, 0, err
 		}
 	}
-	if i+1 < len(l.fields) {
+	if i+1 < len(l.Fields) {
 		if ts2, err = p.datatypeSize(l, i+1, usage); err != nil {
 			return 0, 0, err
 		}

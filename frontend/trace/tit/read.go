@@ -115,10 +115,10 @@ func (p *parser) source(src source) error {
 	defer rc.Close()
 	p.file = src.name
 	sc := newScanner(src.name, rc)
-	for l, ok := sc.next(); ok; l, ok = sc.next() {
-		r, ok := parseRankText(l.fields[0].text)
+	for l, ok := sc.Next(); ok; l, ok = sc.Next() {
+		r, ok := parseRankText(l.Fields[0].Text)
 		if !ok {
-			return p.errorf(l, 0, "a line starts with its rank (a number below %d), found %s; expected RANK ACTION [ARGUMENTS]", maxRanks, quote(l.fields[0].text))
+			return p.errorf(l, 0, "a line starts with its rank (a number below %d), found %s; expected RANK ACTION [ARGUMENTS]", maxRanks, quote(l.Fields[0].Text))
 		}
 		if src.rank >= 0 && r != src.rank {
 			continue // SimGrid ignores the lines of a rank's file that are not for it
@@ -133,8 +133,8 @@ func (p *parser) source(src source) error {
 // isTraceLine reports whether l looks like a trace line rather than the
 // path of an index: a rank, then something.
 func isTraceLine(l line) bool {
-	_, ok := parseRankText(l.fields[0].text)
-	return ok && len(l.fields) >= 2
+	_, ok := parseRankText(l.Fields[0].Text)
+	return ok && len(l.Fields) >= 2
 }
 
 // firstLine returns the first line of the file at path; ok is false for a
@@ -146,7 +146,7 @@ func firstLine(path string) (l line, ok bool, err error) {
 	}
 	defer f.Close()
 	sc := newScanner(path, f)
-	l, ok = sc.next()
+	l, ok = sc.Next()
 	return l, ok, sc.Err()
 }
 
@@ -177,13 +177,13 @@ func indexSources(path string) ([]source, error) {
 	dir := filepath.Dir(path)
 	var srcs []source
 	sc := newScanner(path, f)
-	for l, ok := sc.next(); ok; l, ok = sc.next() {
+	for l, ok := sc.Next(); ok; l, ok = sc.Next() {
 		if len(srcs) == maxRanks {
-			return nil, trace.Errorf(path, l.num, 1, "the index lists more than %d trace files", maxRanks)
+			return nil, trace.Errorf(path, l.Num, 1, "the index lists more than %d trace files", maxRanks)
 		}
-		file, err := resolve(dir, l.text)
+		file, err := resolve(dir, l.Text)
 		if err != nil {
-			return nil, trace.Errorf(path, l.num, 1, "%v (line %d of the index names it; a trace line would start with a rank and an action)", err, l.num)
+			return nil, trace.Errorf(path, l.Num, 1, "%v (line %d of the index names it; a trace line would start with a rank and an action)", err, l.Num)
 		}
 		srcs = append(srcs, fileSource(file, len(srcs)))
 	}

@@ -74,8 +74,8 @@ func surveySources(srcs []source) (*survey, error) {
 			return nil, err
 		}
 		sc := newScanner(src.name, rc)
-		for l, ok := sc.next(); ok; l, ok = sc.next() {
-			r, ok := parseRankText(l.fields[0].text)
+		for l, ok := sc.Next(); ok; l, ok = sc.Next() {
+			r, ok := parseRankText(l.Fields[0].Text)
 			if !ok || (src.rank >= 0 && r != src.rank) {
 				continue // refused or skipped by the second pass
 			}
@@ -84,7 +84,7 @@ func surveySources(srcs []source) (*survey, error) {
 					s.owner[r] = i
 				} else if j != i {
 					rc.Close()
-					return nil, trace.Errorf(src.name, l.num, 1, "rank %d also has lines in %s; in a directory each rank's lines must be in one file", r, srcs[j].name)
+					return nil, trace.Errorf(src.name, l.Num, 1, "rank %d also has lines in %s; in a directory each rank's lines must be in one file", r, srcs[j].name)
 				}
 			}
 			s.saw(r, src.name, l)
@@ -102,7 +102,7 @@ func surveySources(srcs []source) (*survey, error) {
 func (s *survey) saw(r int, file string, l line) {
 	if r > s.maxRank {
 		s.maxRank = r
-		s.maxAt = where{file, l.num, l.fields[0].col}
+		s.maxAt = where{file, l.Num, l.Fields[0].Col}
 	}
 	word, bit := r/64, uint64(1)<<(r%64)
 	if word >= len(s.ranks) {
@@ -136,24 +136,24 @@ func (s *survey) note(strength int, f form, file string, l line, i int, format s
 	for k, a := range args {
 		boxed[k] = a
 	}
-	col := l.fields[min(i, len(l.fields)-1)].col
-	s.clues[strength][f] = &clue{form: f, file: file, line: l.num, col: col, what: fmt.Sprintf(format, boxed...), seq: s.seq}
+	col := l.Fields[min(i, len(l.Fields)-1)].Col
+	s.clues[strength][f] = &clue{form: f, file: file, line: l.Num, col: col, what: fmt.Sprintf(format, boxed...), seq: s.seq}
 }
 
 // look collects what line l says about the form.
 func (s *survey) look(file string, l line) {
 	s.seq++
-	if len(l.fields) < 2 {
+	if len(l.Fields) < 2 {
 		return
 	}
-	action := l.fields[1].text
+	action := l.Fields[1].Text
 	switch {
 	case oldSpellings[action]:
 		s.note(bySpelling, oldForm, file, l, 1, "%s is spelled as before SimGrid 3.20", action)
 	case newSpellings[action]:
 		s.note(bySpelling, newForm, file, l, 1, "%s is spelled as since SimGrid 3.20", action)
 	}
-	args := l.fields[2:]
+	args := l.Fields[2:]
 	switch strings.ToLower(action) {
 	case "send", "isend", "recv", "irecv":
 		switch len(args) {
@@ -163,7 +163,7 @@ func (s *survey) look(file string, l line) {
 			s.note(byArity, newForm, file, l, 1, "%s has 4 arguments (PEER TAG SIZE DATATYPE)", action)
 		case 3:
 			// PEER SIZE DATATYPE or PEER TAG SIZE?
-			second, third := args[1].text, args[2].text
+			second, third := args[1].Text, args[2].Text
 			switch {
 			case !isInteger(second) && isDecimal(second):
 				s.note(byValue, oldForm, file, l, 3, "%s's second argument %s is a size, not a tag", action, second)
