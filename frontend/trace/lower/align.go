@@ -25,10 +25,10 @@ type entry struct {
 // shape, a loop by its count.
 func (l *lowerer) itemKey(ln *lane, k int) int64 {
 	it := ln.at(k)
-	if it.Loop != nil {
-		return 1<<40 + it.Loop.Count
+	if it.loop != nil {
+		return 1<<40 + it.loop.count
 	}
-	return int64(l.shapeOf[it.Sym])
+	return int64(l.shapeOf[it.sym])
 }
 
 // weight is what matching two items is worth: collectives must line up,
@@ -36,20 +36,20 @@ func (l *lowerer) itemKey(ln *lane, k int) int64 {
 func (l *lowerer) weight(ln *lane, k int) int {
 	it := ln.at(k)
 	switch {
-	case it.Loop != nil:
-		return 4 + len(it.Loop.Body)
-	case l.collective(it.Sym):
+	case it.loop != nil:
+		return 4 + len(it.loop.body)
+	case l.collective(it.sym):
 		return 1 << 16
 	}
 	return 1
 }
 
-// alignMerge merges the classes by progressive alignment: each class's
+// align lines the classes up by progressive alignment: each class's
 // sequence is aligned with the columns so far by a longest common
 // subsequence of item keys, so that the same calls at the same place in
-// different classes become one statement. It reports false when the
-// sequences are too long for that, and merge falls back to a greedy merge.
-func (l *lowerer) alignMerge(lanes []*lane) ([]stmt, bool, error) {
+// different classes become one column. It reports false when the
+// sequences are too long for that.
+func (l *lowerer) align(lanes []*lane) ([]column, bool) {
 	var cols []column
 	for k := 0; k < lanes[0].len(); k++ {
 		cols = append(cols, column{key: l.itemKey(lanes[0], k), entries: []entry{{lanes[0], k}}})
@@ -57,7 +57,7 @@ func (l *lowerer) alignMerge(lanes []*lane) ([]stmt, bool, error) {
 	for _, ln := range lanes[1:] {
 		m, n := len(cols), ln.len()
 		if (m+1)*(n+1) > maxAlign {
-			return nil, false, nil
+			return nil, false
 		}
 		score := make([]int32, (m+1)*(n+1))
 		at := func(i, j int) *int32 { return &score[i*(n+1)+j] }
@@ -89,42 +89,64 @@ func (l *lowerer) alignMerge(lanes []*lane) ([]stmt, bool, error) {
 		}
 		cols = merged
 	}
+	return cols, true
+}
+
+// calls lists a call column's calls, by rank.
+func (c column) calls() []call {
+	var calls []call
+	for _, e := range c.entries {
+		for i, r := range e.ln.ranks {
+			calls = append(calls, call{rank: r, it: e.ln.seqs[i][e.idx]})
+		}
+	}
+	sort.Slice(calls, func(i, j int) bool { return calls[i].rank < calls[j].rank })
+	return calls
+}
+
+// checkCollectives reports the first collective column that some member
+// of its communicator is missing from.
+func (l *lowerer) checkCollectives(cols []column) error {
+	for _, c := range cols {
+		first := c.entries[0]
+		if it := first.ln.at(first.idx); it.loop != nil || !l.collective(it.sym) {
+			continue
+		}
+		calls := c.calls()
+		ranks := make([]int, len(calls))
+		for i, c := range calls {
+			ranks[i] = c.rank
+		}
+		if s := calls[0].it.sym; !equalInts(ranks, l.members(l.table[s].comm)) {
+			return fmt.Errorf("%s: cannot place %s: only ranks %v reach it at the same point of the program's loops", l.pos[s], l.table[s].op, ranks)
+		}
+	}
+	return nil
+}
+
+// build turns aligned columns into statements, merging the bodies of
+// aligned loops in turn.
+func (l *lowerer) build(cols []column) ([]stmt, error) {
 	var out []stmt
 	for _, c := range cols {
 		first := c.entries[0]
-		if it := first.ln.at(first.idx); it.Loop != nil {
+		if it := first.ln.at(first.idx); it.loop != nil {
 			var sub []*lane
 			for _, e := range c.entries {
 				inner := &lane{ranks: e.ln.ranks}
 				for _, seq := range e.ln.seqs {
-					inner.seqs = append(inner.seqs, seq[e.idx].Loop.Body)
+					inner.seqs = append(inner.seqs, seq[e.idx].loop.body)
 				}
 				sub = append(sub, inner)
 			}
 			body, err := l.merge(sub)
 			if err != nil {
-				return nil, true, err
+				return nil, err
 			}
-			out = append(out, stmt{loop: &loopStmt{count: it.Loop.Count, body: body}})
+			out = append(out, stmt{loop: &loopStmt{count: it.loop.count, body: body}})
 			continue
 		}
-		var st stmt
-		for _, e := range c.entries {
-			for i, r := range e.ln.ranks {
-				st.calls = append(st.calls, call{rank: r, sym: e.ln.seqs[i][e.idx].Sym})
-			}
-		}
-		sort.Slice(st.calls, func(i, j int) bool { return st.calls[i].rank < st.calls[j].rank })
-		if s := st.calls[0].sym; l.collective(s) {
-			ranks := make([]int, len(st.calls))
-			for i, c := range st.calls {
-				ranks[i] = c.rank
-			}
-			if !equalInts(ranks, l.members(l.table[s].comm)) {
-				return nil, true, fmt.Errorf("%s: cannot place %s: only ranks %v reach it at the same point of the program's loops", l.pos[s], l.table[s].op, ranks)
-			}
-		}
-		out = append(out, st)
+		out = append(out, stmt{calls: c.calls()})
 	}
-	return out, true, nil
+	return out, nil
 }

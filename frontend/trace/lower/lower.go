@@ -2,7 +2,6 @@ package lower
 
 import (
 	"fmt"
-	"math"
 	"sort"
 	"strings"
 
@@ -43,42 +42,42 @@ func Lower(t *trace.Trace, opts Options) (*Result, error) {
 	l := &lowerer{t: t, syms: map[sym]int32{}, shapes: map[sym]int32{}}
 	l.ranks = make([]*rankState, t.NumRanks)
 	for r := range l.ranks {
-		l.ranks[r] = &rankState{comp: trace.NewSymbolCompressor(0), outstanding: map[int]bool{}}
+		l.ranks[r] = &rankState{comp: trace.NewSymbolCompressor(0)}
 	}
-	var symErr error
-	matched, err := trace.Match(t, func(r int, e *trace.Event) {
-		if symErr == nil {
-			symErr = l.add(r, e)
-		}
-	})
+	// The first pass folds each rank's calls; computation is folded as a
+	// bare "compute here", so that iterations that differ only in their
+	// timing still fold, as ScalaTrace's histograms do.
+	matched, err := l.pass(nil)
 	if err != nil {
 		return nil, err
 	}
-	if symErr != nil {
-		return nil, symErr
-	}
 	res := &Result{Wildcards: matched.Wildcards}
+	trees := make([][]*item, t.NumRanks)
+	for r, rs := range l.ranks {
+		res.PartialWaits += rs.partial
+		trees[r] = newTree(rs.comp.Finish())
+	}
+	// The second pass replays the same calls along the folded program and
+	// adds each computation to its position there, for the mean per
+	// execution.
+	if _, err := l.pass(trees); err != nil {
+		return nil, err
+	}
+	res.ComputeTraced = l.tracedCompute
 	var lanes []*lane
 	byKey := map[string]*lane{}
-	for r, rs := range l.ranks {
-		l.flushCompute(rs)
-		if len(rs.outstanding) > 0 {
-			rs.comp.Push(l.intern(sym{op: trace.Wait}, nil))
-		}
-		res.PartialWaits += rs.partial
-		seq := rs.comp.Finish()
-		k := l.seqKey(seq)
+	for r, tree := range trees {
+		k := l.treeKey(tree)
 		if ln := byKey[k]; ln != nil {
 			ln.ranks = append(ln.ranks, r)
-			ln.seqs = append(ln.seqs, seq)
+			ln.seqs = append(ln.seqs, tree)
 			continue
 		}
-		ln := &lane{ranks: []int{r}, seqs: []trace.Seq{seq}}
+		ln := &lane{ranks: []int{r}, seqs: [][]*item{tree}}
 		byKey[k] = ln
 		lanes = append(lanes, ln)
 	}
 	res.Classes = len(lanes)
-	res.ComputeTraced = l.tracedCompute
 	body, err := l.merge(lanes)
 	if err != nil {
 		return nil, err
@@ -96,17 +95,50 @@ func Lower(t *trace.Trace, opts Options) (*Result, error) {
 	return res, nil
 }
 
+// pass runs the trace's matched calls through add: into each rank's
+// compressor when trees is nil, else along each rank's folded program.
+func (l *lowerer) pass(trees [][]*item) (*trace.Matched, error) {
+	l.tracedCompute = 0
+	for r, rs := range l.ranks {
+		*rs = rankState{comp: rs.comp, outstanding: map[int]bool{}}
+		if trees != nil {
+			rs.comp, rs.cursor = nil, newCursor(trees[r])
+		}
+	}
+	var addErr error
+	matched, err := trace.Match(l.t, func(r int, e *trace.Event) {
+		if addErr == nil {
+			addErr = l.add(r, e)
+		}
+	})
+	if err == nil {
+		err = addErr
+	}
+	for _, rs := range l.ranks {
+		if err != nil {
+			break
+		}
+		l.flushCompute(rs)
+		if len(rs.outstanding) > 0 {
+			err = l.push(rs, l.intern(sym{op: trace.Wait}, nil), 0)
+		}
+		if err == nil && rs.cursor != nil && rs.cursor.next() != nil {
+			err = fmt.Errorf("lower: the replay ended before the folded program did (a bug in parley lower)")
+		}
+	}
+	return matched, err
+}
+
 // sym is one call in rank-relative form: two ranks doing the same sym do
 // the same thing relative to themselves.
 type sym struct {
-	op     trace.Op
-	off    int // (peer - rank) mod N, for point-to-point calls
-	tag    int
-	count  int64
-	size   int64
-	root   int
-	comm   int
-	amount int64 // computation, rounded to whole units
+	op    trace.Op
+	off   int // (peer - rank) mod N, for point-to-point calls
+	tag   int
+	count int64
+	size  int64
+	root  int
+	comm  int
 }
 
 type lowerer struct {
@@ -114,9 +146,9 @@ type lowerer struct {
 	ranks []*rankState
 	syms  map[sym]int32
 	table []sym
-	// A symbol's shape is the symbol without its peer offset and its
-	// computation: ranks whose sequences agree in shape form one class,
-	// and a statement's peers and computation may differ per rank.
+	// A symbol's shape is the symbol without its peer offset: ranks whose
+	// sequences agree in shape form one class, and a statement's peers may
+	// differ per rank.
 	shapes  map[sym]int32
 	shapeOf []int32
 	pos     []trace.Pos // where each symbol was first seen
@@ -126,7 +158,8 @@ type lowerer struct {
 
 // rankState is one rank's calls on their way into its compressor.
 type rankState struct {
-	comp        *trace.SymbolCompressor
+	comp        *trace.SymbolCompressor // the first pass's
+	cursor      *cursor                 // the second pass's
 	issued      int
 	outstanding map[int]bool // nonblocking calls not yet completed
 	partial     int
@@ -142,7 +175,7 @@ func (l *lowerer) intern(s sym, e *trace.Event) int32 {
 	l.syms[s] = id
 	l.table = append(l.table, s)
 	shape := s
-	shape.off, shape.amount = 0, 0
+	shape.off = 0
 	sh, ok := l.shapes[shape]
 	if !ok {
 		sh = int32(len(l.shapes))
@@ -166,8 +199,7 @@ func (l *lowerer) add(r int, e *trace.Event) error {
 	case e.Op == trace.Init:
 		return nil
 	case e.Op == trace.Finalize:
-		l.flushCompute(rs)
-		return nil
+		return l.flushCompute(rs)
 	case e.Op == trace.Compute:
 		// Computation floats past nonblocking posts to join the next
 		// computation: a post takes no time, and one statement then
@@ -217,38 +249,56 @@ func (l *lowerer) add(r int, e *trace.Event) error {
 		return fmt.Errorf("%s: lowering %s is not supported", e.Pos, e.Op)
 	}
 	if !e.Op.IsAsync() {
-		l.flushCompute(rs)
+		if err := l.flushCompute(rs); err != nil {
+			return err
+		}
 	}
-	rs.comp.Push(l.intern(s, e))
+	return l.push(rs, l.intern(s, e), 0)
+}
+
+// push passes a symbol to the rank's compressor, or in the second pass
+// moves the rank's cursor over it and adds amount there.
+func (l *lowerer) push(rs *rankState, id int32, amount float64) error {
+	if rs.cursor == nil {
+		rs.comp.Push(id)
+		return nil
+	}
+	it := rs.cursor.next()
+	if it == nil || it.sym != id {
+		return fmt.Errorf("lower: the replay left the folded program (a bug in parley lower)")
+	}
+	it.amount += amount
+	it.runs++
 	return nil
 }
 
 // flushCompute places rank rs's pending computation.
-func (l *lowerer) flushCompute(rs *rankState) {
-	amount := int64(math.Round(rs.pending))
-	if amount > 0 {
-		rs.comp.Push(l.intern(sym{op: trace.Compute, amount: amount}, &trace.Event{Pos: rs.pendingPos}))
+func (l *lowerer) flushCompute(rs *rankState) error {
+	var err error
+	if rs.pending > 0 {
+		err = l.push(rs, l.intern(sym{op: trace.Compute}, &trace.Event{Pos: rs.pendingPos}), rs.pending)
 	}
 	rs.pending, rs.pendingPos = 0, trace.Pos{}
+	return err
 }
 
-// seqKey is a canonical string of a folded sequence's shape, to find
+// treeKey is a canonical string of a folded program's shape, to find
 // ranks that behave alike.
-func (l *lowerer) seqKey(s trace.Seq) string {
+func (l *lowerer) treeKey(tree []*item) string {
 	var b strings.Builder
-	var walk func(trace.Seq)
-	walk = func(s trace.Seq) {
+	var walk func([]*item)
+	walk = func(s []*item) {
 		for _, it := range s {
-			if it.Loop != nil {
-				fmt.Fprintf(&b, "(%d:", it.Loop.Count)
-				walk(it.Loop.Body)
+			if it.loop != nil {
+				fmt.Fprintf(&b, "(%d:", it.loop.count)
+				walk(it.loop.body)
 				b.WriteByte(')')
 			} else {
-				fmt.Fprintf(&b, "%d,", l.shapeOf[it.Sym])
+				fmt.Fprintf(&b, "%d,", l.shapeOf[it.sym])
 			}
 		}
 	}
-	walk(s)
+	walk(tree)
 	return b.String()
 }
 
@@ -256,14 +306,14 @@ func (l *lowerer) seqKey(s trace.Seq) string {
 // and the position in them.
 type lane struct {
 	ranks []int
-	seqs  []trace.Seq
+	seqs  [][]*item
 	pos   int
 }
 
-func (ln *lane) done() bool          { return ln.pos >= len(ln.seqs[0]) }
-func (ln *lane) front() trace.Item   { return ln.seqs[0][ln.pos] }
-func (ln *lane) at(k int) trace.Item { return ln.seqs[0][k] }
-func (ln *lane) len() int            { return len(ln.seqs[0]) }
+func (ln *lane) done() bool     { return ln.pos >= len(ln.seqs[0]) }
+func (ln *lane) front() *item   { return ln.seqs[0][ln.pos] }
+func (ln *lane) at(k int) *item { return ln.seqs[0][k] }
+func (ln *lane) len() int       { return len(ln.seqs[0]) }
 
 // stmt is one statement of the merged program: a call by a set of ranks,
 // each with its own symbol of the same shape, or a loop.
@@ -275,7 +325,7 @@ type stmt struct {
 // call is one rank's part in a statement.
 type call struct {
 	rank int
-	sym  int32
+	it   *item
 }
 
 type loopStmt struct {
@@ -290,10 +340,71 @@ const lookahead = 8
 // merge interleaves the classes' sequences into one statement list: by
 // alignment where the sequences are short enough, else greedily.
 func (l *lowerer) merge(lanes []*lane) ([]stmt, error) {
-	if out, ok, err := l.alignMerge(lanes); ok {
-		return out, err
+	for {
+		cols, ok := l.align(lanes)
+		if !ok {
+			return l.greedyMerge(lanes)
+		}
+		err := l.checkCollectives(cols)
+		if err == nil {
+			return l.build(cols)
+		}
+		// A class may have folded two collectives into a loop where
+		// another class has calls between them: unrolling such loops
+		// lets the collectives line up.
+		if !l.unrollUnshared(lanes) {
+			return nil, err
+		}
 	}
-	return l.greedyMerge(lanes)
+}
+
+// maxUnroll is the longest loop unrollUnshared unrolls.
+const maxUnroll = 16
+
+// unrollUnshared unrolls, in each class, the loops that hold a collective
+// and that not every class has at this level, up to maxUnroll runs. It
+// reports whether it unrolled any.
+func (l *lowerer) unrollUnshared(lanes []*lane) bool {
+	count := map[string]int{}
+	for _, ln := range lanes {
+		seen := map[string]bool{}
+		for _, it := range ln.seqs[0] {
+			if k := l.treeKey([]*item{it}); it.loop != nil && !seen[k] {
+				seen[k] = true
+				count[k]++
+			}
+		}
+	}
+	changed := false
+	for _, ln := range lanes {
+		for k := 0; k < ln.len(); k++ {
+			it := ln.at(k)
+			if it.loop == nil || it.loop.count > maxUnroll || count[l.treeKey([]*item{it})] == len(lanes) || !l.holdsCollective(it.loop.body) {
+				continue
+			}
+			for i, seq := range ln.seqs {
+				lp := seq[k].loop
+				var flat []*item
+				for range lp.count {
+					flat = append(flat, lp.body...)
+				}
+				ln.seqs[i] = append(append(append([]*item(nil), seq[:k]...), flat...), seq[k+1:]...)
+			}
+			k += int(it.loop.count)*len(it.loop.body) - 1
+			changed = true
+		}
+	}
+	return changed
+}
+
+// holdsCollective reports whether a folded sequence has a collective.
+func (l *lowerer) holdsCollective(s []*item) bool {
+	for _, it := range s {
+		if it.loop != nil && l.holdsCollective(it.loop.body) || it.loop == nil && l.collective(it.sym) {
+			return true
+		}
+	}
+	return false
 }
 
 // greedyMerge interleaves the classes' sequences one statement at a time.
@@ -320,7 +431,7 @@ func (l *lowerer) greedyMerge(lanes []*lane) ([]stmt, error) {
 			for _, ln := range group {
 				inner := &lane{ranks: ln.ranks}
 				for _, seq := range ln.seqs {
-					inner.seqs = append(inner.seqs, seq[ln.pos].Loop.Body)
+					inner.seqs = append(inner.seqs, seq[ln.pos].loop.body)
 				}
 				sub = append(sub, inner)
 			}
@@ -328,7 +439,7 @@ func (l *lowerer) greedyMerge(lanes []*lane) ([]stmt, error) {
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, stmt{loop: &loopStmt{count: group[0].front().Loop.Count, body: body}})
+			out = append(out, stmt{loop: &loopStmt{count: group[0].front().loop.count, body: body}})
 			for _, ln := range group {
 				ln.pos++
 			}
@@ -349,18 +460,18 @@ func (l *lowerer) pickLocal(active []*lane) (int32, bool) {
 	best, bestScore, bestFront, found := int32(0), 0, 0, false
 	for _, ln := range active {
 		it := ln.front()
-		if it.Loop != nil || l.collective(it.Sym) {
+		if it.loop != nil || l.collective(it.sym) {
 			continue
 		}
-		s := l.shapeOf[it.Sym]
+		s := l.shapeOf[it.sym]
 		front, later := 0, 0
 		for _, o := range active {
-			if f := o.front(); f.Loop == nil && l.shapeOf[f.Sym] == s {
+			if f := o.front(); f.loop == nil && l.shapeOf[f.sym] == s {
 				front++
 				continue
 			}
 			for k := o.pos + 1; k < o.len() && k <= o.pos+lookahead; k++ {
-				if f := o.at(k); f.Loop == nil && l.shapeOf[f.Sym] == s {
+				if f := o.at(k); f.loop == nil && l.shapeOf[f.sym] == s {
 					later++
 					break
 				}
@@ -377,9 +488,9 @@ func (l *lowerer) pickLocal(active []*lane) (int32, bool) {
 func (l *lowerer) take(active []*lane, s int32) stmt {
 	var st stmt
 	for _, ln := range active {
-		if it := ln.front(); it.Loop == nil && l.shapeOf[it.Sym] == s {
+		if it := ln.front(); it.loop == nil && l.shapeOf[it.sym] == s {
 			for i, r := range ln.ranks {
-				st.calls = append(st.calls, call{rank: r, sym: ln.seqs[i][ln.pos].Sym})
+				st.calls = append(st.calls, call{rank: r, it: ln.seqs[i][ln.pos]})
 			}
 			ln.pos++
 		}
@@ -393,8 +504,8 @@ func pickLoops(active []*lane) []*lane {
 	groups := map[int64][]*lane{}
 	var order []int64
 	for _, ln := range active {
-		if it := ln.front(); it.Loop != nil {
-			c := it.Loop.Count
+		if it := ln.front(); it.loop != nil {
+			c := it.loop.count
 			if groups[c] == nil {
 				order = append(order, c)
 			}
@@ -420,20 +531,20 @@ func (l *lowerer) collective(id int32) bool { return l.table[id].op.IsCollective
 // pickCollective places a collective at which every member has arrived.
 func (l *lowerer) pickCollective(active []*lane) (stmt, error) {
 	for _, ln := range active {
-		s := l.shapeOf[ln.front().Sym]
+		s := l.shapeOf[ln.front().sym]
 		var ranks []int
 		for _, o := range active {
-			if it := o.front(); it.Loop == nil && l.shapeOf[it.Sym] == s {
+			if it := o.front(); it.loop == nil && l.shapeOf[it.sym] == s {
 				ranks = append(ranks, o.ranks...)
 			}
 		}
 		sort.Ints(ranks)
-		if equalInts(ranks, l.members(l.table[ln.front().Sym].comm)) {
+		if equalInts(ranks, l.members(l.table[ln.front().sym].comm)) {
 			return l.take(active, s), nil
 		}
 	}
 	ln := active[0]
-	s := ln.front().Sym
+	s := ln.front().sym
 	return stmt{}, fmt.Errorf("%s: cannot place %s for ranks %v: not every member of its communicator reaches it at the same point of the program's loops (ranks in this part of the program: %v)",
 		l.pos[s], l.table[s].op, ln.ranks, allRanks(active))
 }

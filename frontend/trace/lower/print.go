@@ -68,7 +68,7 @@ func (l *lowerer) render(body []stmt, depth int, mult float64) []string {
 // statements renders one call by a set of ranks: usually one statement,
 // several when the ranks' peers fit no single expression.
 func (l *lowerer) statements(st stmt, mult float64) []string {
-	s := l.table[st.calls[0].sym]
+	s := l.table[st.calls[0].it.sym]
 	ranks := make([]int, len(st.calls))
 	for i, c := range st.calls {
 		ranks[i] = c.rank
@@ -80,7 +80,7 @@ func (l *lowerer) statements(st stmt, mult float64) []string {
 		// their mean keeps the statement's total.
 		sum := 0.0
 		for _, c := range st.calls {
-			sum += float64(l.table[c.sym].amount)
+			sum += c.it.mean()
 		}
 		n := int64(math.Round(sum / float64(len(st.calls))))
 		if n <= 0 {
@@ -122,7 +122,7 @@ func (l *lowerer) p2p(st stmt, s sym) []string {
 	var offs []int
 	xor, xorOK := -1, true
 	for _, c := range st.calls {
-		off := l.table[c.sym].off
+		off := l.table[c.it.sym].off
 		if byOff[off] == nil {
 			offs = append(offs, off)
 		}
