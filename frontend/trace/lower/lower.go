@@ -82,7 +82,7 @@ func Lower(t *trace.Trace, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	src := l.print(body, opts, res)
+	src := l.print(l.reroll(body), opts, res)
 	prog, diags := parser.Parse(opts.Name+".parley", src)
 	if diags.HasErrors() {
 		return nil, fmt.Errorf("lower: the generated program does not parse (a bug in parley lower): %v\n%s", diags, src)
@@ -320,6 +320,17 @@ func (ln *lane) len() int       { return len(ln.seqs[0]) }
 type stmt struct {
 	calls []call
 	loop  *loopStmt
+	each  *eachStmt
+	vary  *variation // set in the body of an each
+}
+
+// ranks lists a call statement's ranks, ascending.
+func (st stmt) ranks() []int {
+	rs := make([]int, len(st.calls))
+	for i, c := range st.calls {
+		rs[i] = c.rank
+	}
+	return rs
 }
 
 // call is one rank's part in a statement.

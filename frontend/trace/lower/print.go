@@ -50,6 +50,15 @@ func (l *lowerer) render(body []stmt, depth int, mult float64) []string {
 	indent := strings.Repeat("  ", depth)
 	var parts []string
 	for _, st := range body {
+		if e := st.each; e != nil {
+			inner := l.render(e.body, depth+1, mult*float64(e.count))
+			head := fmt.Sprintf("FOR EACH %s IN {1, ..., %d}", eachVar, e.count)
+			if !usesVar(e.body) {
+				head = fmt.Sprintf("FOR %d REPETITIONS", e.count)
+			}
+			parts = append(parts, fmt.Sprintf("%s%s {\n%s\n%s}", indent, head, strings.Join(inner, " THEN\n"), indent))
+			continue
+		}
 		if st.loop != nil {
 			inner := l.render(st.loop.body, depth+1, mult*float64(st.loop.count))
 			if len(inner) == 0 {
@@ -69,20 +78,15 @@ func (l *lowerer) render(body []stmt, depth int, mult float64) []string {
 // several when the ranks' peers fit no single expression.
 func (l *lowerer) statements(st stmt, mult float64) []string {
 	s := l.table[st.calls[0].it.sym]
-	ranks := make([]int, len(st.calls))
-	for i, c := range st.calls {
-		ranks[i] = c.rank
-	}
+	ranks := st.ranks()
 	who, _ := l.tasks(ranks, false)
 	switch {
 	case s.op == trace.Compute:
-		// The ranks' means differ only where the trace's histograms do;
-		// their mean keeps the statement's total.
-		sum := 0.0
-		for _, c := range st.calls {
-			sum += c.it.mean()
+		mean := stmtMean(st)
+		if st.vary != nil {
+			mean = st.vary.mean
 		}
-		n := int64(math.Round(sum / float64(len(st.calls))))
+		n := int64(math.Round(mean))
 		if n <= 0 {
 			return nil
 		}
@@ -96,7 +100,21 @@ func (l *lowerer) statements(st stmt, mult float64) []string {
 	case s.op.IsP2P():
 		return l.p2p(st, s)
 	}
-	return []string{l.collectiveStatement(s, ranks, who)}
+	msg, operands := message(s.count, s.size), items(s.count, s.size)
+	if st.vary != nil && st.vary.msg != "" {
+		msg, operands = st.vary.msg, st.vary.msg
+	}
+	return []string{l.collectiveStatement(s, ranks, who, msg, operands)}
+}
+
+// usesVar reports whether an each body's statements use its variable.
+func usesVar(body []stmt) bool {
+	for _, st := range body {
+		if v := st.vary; v != nil && (v.msg != "" || v.peer != "") {
+			return true
+		}
+	}
+	return false
 }
 
 // p2p renders a point-to-point statement. Ranks with one peer offset
@@ -104,6 +122,9 @@ func (l *lowerer) statements(st stmt, mult float64) []string {
 func (l *lowerer) p2p(st stmt, s sym) []string {
 	n := l.t.NumRanks
 	msg := message(s.count, s.size)
+	if st.vary != nil && st.vary.msg != "" {
+		msg = st.vary.msg
+	}
 	if s.tag != 0 {
 		msg += fmt.Sprintf(" USING TAG %d", s.tag)
 	}
@@ -116,6 +137,10 @@ func (l *lowerer) p2p(st stmt, s sym) []string {
 			return fmt.Sprintf("%s %sSEND %s TO UNSUSPECTING %s", who, async, msg, peer)
 		}
 		return fmt.Sprintf("%s %sRECEIVE %s FROM %s", who, async, msg, peer)
+	}
+	if st.vary != nil && st.vary.peer != "" {
+		who, _ := l.tasks(st.ranks(), true)
+		return []string{verb(who, st.vary.peer)}
 	}
 	var ranks []int
 	byOff := map[int][]int{}
@@ -137,6 +162,16 @@ func (l *lowerer) p2p(st stmt, s sym) []string {
 	if len(offs) > 1 && xorOK && len(ranks) > 1 {
 		who, v := l.tasks(ranks, true)
 		return []string{verb(who, fmt.Sprintf("TASK %s XOR %d", v, xor))}
+	}
+	if len(offs) > 1 && len(ranks) > 1 {
+		peers := make([]int, len(st.calls))
+		for i, c := range st.calls {
+			peers[i] = (c.rank + l.table[c.it.sym].off) % n
+		}
+		who, v := l.tasks(ranks, true)
+		if e, ok := meshPeer(ranks, peers, n, v); ok {
+			return []string{verb(who, "TASK "+e)}
+		}
 	}
 	if len(offs) > 1 && len(offs) <= maxAlternatives {
 		// One statement, its peer chosen per rank set: e1 IF rel1
@@ -166,28 +201,28 @@ func (l *lowerer) p2p(st stmt, s sym) []string {
 const maxAlternatives = 4
 
 // collectiveStatement renders a collective call by ranks.
-func (l *lowerer) collectiveStatement(s sym, ranks []int, who string) string {
+func (l *lowerer) collectiveStatement(s sym, ranks []int, who, msg, operands string) string {
 	switch s.op {
 	case trace.Barrier:
 		return who + " SYNCHRONIZE"
 	case trace.Allreduce:
-		return fmt.Sprintf("%s REDUCE %s", who, items(s.count, s.size))
+		return fmt.Sprintf("%s REDUCE %s", who, operands)
 	case trace.Reduce:
-		return fmt.Sprintf("%s REDUCE %s TO TASK %d", who, items(s.count, s.size), s.root)
+		return fmt.Sprintf("%s REDUCE %s TO TASK %d", who, operands, s.root)
 	case trace.Bcast:
 		others, _ := l.tasks(without(ranks, s.root), false)
 		if len(ranks) == l.t.NumRanks {
 			others = "ALL OTHER TASKS"
 		}
-		return fmt.Sprintf("TASK %d MULTICASTS %s TO %s", s.root, message(s.count, s.size), others)
+		return fmt.Sprintf("TASK %d MULTICASTS %s TO %s", s.root, msg, others)
 	case trace.Gather:
-		return fmt.Sprintf("TASK %d GATHERS %s FROM %s", s.root, message(s.count, s.size), who)
+		return fmt.Sprintf("TASK %d GATHERS %s FROM %s", s.root, msg, who)
 	case trace.Scatter:
-		return fmt.Sprintf("TASK %d SCATTERS %s TO %s", s.root, message(s.count, s.size), who)
+		return fmt.Sprintf("TASK %d SCATTERS %s TO %s", s.root, msg, who)
 	case trace.Allgather:
-		return fmt.Sprintf("%s GATHER %s FROM %s", who, message(s.count, s.size), who)
+		return fmt.Sprintf("%s GATHER %s FROM %s", who, msg, who)
 	case trace.Alltoall:
-		return fmt.Sprintf("%s EXCHANGE %s WITH %s", who, message(s.count, s.size), who)
+		return fmt.Sprintf("%s EXCHANGE %s WITH %s", who, msg, who)
 	}
 	return "# " + s.op.String() // unreachable: add refuses other operations
 }

@@ -172,3 +172,52 @@ func (l *lowerer) peer(rs []int, v string, off int) string {
 	}
 	return fmt.Sprintf("TASK (%s + %d) MOD num_tasks", v, off)
 }
+
+// meshPeer describes the peers of ranks rs as an affine function of each
+// rank's column t MOD w and row t / w on a row-major mesh of width w, as in
+// a transpose, (t MOD 4) * 4 + t / 4. It reports false when no width fits.
+func meshPeer(rs, peers []int, n int, v string) (string, bool) {
+	for w := 2; w < n; w++ {
+		if n%w != 0 {
+			continue
+		}
+		// Two ranks in one row fix the column's factor, two in one
+		// column the row's; a factor no pair fixes is left at 0.
+		a, b, ok := 0, 0, true
+		rowOf, colOf := map[int]int{}, map[int]int{}
+		for i, r := range rs {
+			if j, seen := rowOf[r/w]; seen && a == 0 {
+				dc, dp := r%w-rs[j]%w, peers[i]-peers[j]
+				a, ok = dp/dc, ok && dp%dc == 0
+			}
+			if j, seen := colOf[r%w]; seen && b == 0 {
+				dq, dp := r/w-rs[j]/w, peers[i]-peers[j]
+				b, ok = dp/dq, ok && dp%dq == 0
+			}
+			rowOf[r/w], colOf[r%w] = i, i
+		}
+		if !ok || a == 0 || b == 0 || a == 1 && b == w {
+			continue
+		}
+		c := peers[0] - a*(rs[0]%w) - b*(rs[0]/w)
+		fits := true
+		for i, r := range rs {
+			fits = fits && peers[i] == a*(r%w)+b*(r/w)+c
+		}
+		if !fits {
+			continue
+		}
+		e := fmt.Sprintf("(%s MOD %d) * %d + %s / %d", v, w, a, v, w)
+		if b != 1 {
+			e = fmt.Sprintf("(%s MOD %d) * %d + (%s / %d) * %d", v, w, a, v, w, b)
+		}
+		switch {
+		case c > 0:
+			e += fmt.Sprintf(" + %d", c)
+		case c < 0:
+			e += fmt.Sprintf(" - %d", -c)
+		}
+		return e, true
+	}
+	return "", false
+}
