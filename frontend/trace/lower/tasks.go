@@ -47,29 +47,56 @@ func setRelation(rs []int, n int) string {
 			cands = append(cands, fmt.Sprintf("t IS IN {%d, %d, ..., %d}", first, first+step, last))
 		}
 	}
-	if len(rs) == n-1 {
-		for i := range n {
-			if i >= len(rs) || rs[i] != i {
-				cands = append(cands, fmt.Sprintf("t <> %d", i))
-				break
-			}
-		}
+	if missing := complement(rs, n); len(missing) == 1 {
+		cands = append(cands, fmt.Sprintf("t <> %d", missing[0]))
+	} else if len(missing) > 1 {
+		cands = append(cands, "t IS NOT IN {"+joinInts(missing)+"}")
 	}
 	if m := meshBlock(rs, n); m != "" {
 		cands = append(cands, m)
 	}
-	var list []string
-	for _, r := range rs {
-		list = append(list, fmt.Sprint(r))
+	cands = append(cands, "t IS IN {"+joinInts(rs)+"}")
+	// A list says least about the pattern: it wins only when much
+	// shorter than a rule.
+	cost := func(c string) int {
+		if strings.HasPrefix(c, "t IS IN {") && !strings.Contains(c, "...") && strings.Count(c, ",") > 1 {
+			return 2 * len(c)
+		}
+		return len(c)
 	}
-	cands = append(cands, "t IS IN {"+strings.Join(list, ", ")+"}")
 	best := cands[0]
 	for _, c := range cands[1:] {
-		if len(c) < len(best) {
+		if cost(c) < cost(best) {
 			best = c
 		}
 	}
 	return best
+}
+
+// complement lists the ranks of 0..n-1 not in the ascending list rs, or
+// nil if there are more than three.
+func complement(rs []int, n int) []int {
+	if len(rs) < n-3 {
+		return nil
+	}
+	var out []int
+	k := 0
+	for r := range n {
+		if k < len(rs) && rs[k] == r {
+			k++
+			continue
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+func joinInts(xs []int) string {
+	parts := make([]string, len(xs))
+	for i, x := range xs {
+		parts[i] = fmt.Sprint(x)
+	}
+	return strings.Join(parts, ", ")
 }
 
 // progression reports whether rs is arithmetic and its step.
@@ -118,10 +145,15 @@ func meshBlock(rs []int, n int) string {
 		}
 		var parts []string
 		if c0 > 0 || c1 < w-1 {
-			parts = append(parts, span(fmt.Sprintf("t MOD %d", w), c0, c1))
+			parts = append(parts, span(fmt.Sprintf("t MOD %d", w), c0, c1, w-1))
 		}
-		if r0 > 0 || r1 < n/w-1 {
-			parts = append(parts, span(fmt.Sprintf("t / %d", w), r0, r1))
+		switch rows := n/w - 1; {
+		case r0 > 0 && r1 == rows:
+			parts = append(parts, fmt.Sprintf("t > %d", r0*w-1)) // rows r0.. are ranks r0*w..
+		case r0 == 0 && r1 < rows:
+			parts = append(parts, fmt.Sprintf("t < %d", (r1+1)*w))
+		case r0 > 0:
+			parts = append(parts, span(fmt.Sprintf("t / %d", w), r0, r1, rows))
 		}
 		if len(parts) == 0 {
 			continue
@@ -134,9 +166,15 @@ func meshBlock(rs []int, n int) string {
 	return best
 }
 
-func span(e string, lo, hi int) string {
-	if lo == hi {
+// span says that e, which ranges over 0..top, lies in lo..hi.
+func span(e string, lo, hi, top int) string {
+	switch {
+	case lo == hi:
 		return fmt.Sprintf("%s = %d", e, lo)
+	case lo == 0:
+		return fmt.Sprintf("%s < %d", e, hi+1)
+	case hi == top:
+		return fmt.Sprintf("%s > %d", e, lo-1)
 	}
 	return fmt.Sprintf("%s IS IN [%d, %d]", e, lo, hi)
 }
@@ -175,7 +213,7 @@ func (l *lowerer) peer(rs []int, v string, off int) string {
 
 // meshPeer describes the peers of ranks rs as an affine function of each
 // rank's column t MOD w and row t / w on a row-major mesh of width w, as in
-// a transpose, (t MOD 4) * 4 + t / 4. It reports false when no width fits.
+// a transpose, 4 * (t MOD 4) + t / 4. It reports false when no width fits.
 func meshPeer(rs, peers []int, n int, v string) (string, bool) {
 	for w := 2; w < n; w++ {
 		if n%w != 0 {
@@ -207,9 +245,11 @@ func meshPeer(rs, peers []int, n int, v string) (string, bool) {
 		if !fits {
 			continue
 		}
-		e := fmt.Sprintf("(%s MOD %d) * %d + %s / %d", v, w, a, v, w)
+		// Factor first, so that canonical formatting keeps the
+		// parentheses that make the mesh visible.
+		e := fmt.Sprintf("%d * (%s MOD %d) + %s / %d", a, v, w, v, w)
 		if b != 1 {
-			e = fmt.Sprintf("(%s MOD %d) * %d + (%s / %d) * %d", v, w, a, v, w, b)
+			e = fmt.Sprintf("%d * (%s MOD %d) + %d * (%s / %d)", a, v, w, b, v, w)
 		}
 		switch {
 		case c > 0:
