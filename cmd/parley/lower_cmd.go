@@ -100,7 +100,9 @@ of ranks and calls. Then, for example:
 }
 
 // pickFormat returns the reader named by format, or recognises the trace
-// at path from its first bytes (a directory from its first file).
+// at path from its first bytes (a directory from the first of its files
+// that a reader recognises: trace directories hold other files too, such
+// as dumpi's .meta and a program's source).
 func pickFormat(path, format string) (traceFormat, error) {
 	var names []string
 	for _, tf := range traceFormats {
@@ -112,42 +114,53 @@ func pickFormat(path, format string) (traceFormat, error) {
 	if format != "" {
 		return traceFormat{}, fmt.Errorf("unknown trace format %q; known: %s", format, strings.Join(names, ", "))
 	}
-	head, err := traceHead(path)
+	files, err := traceFiles(path)
 	if err != nil {
 		return traceFormat{}, err
 	}
-	for _, tf := range traceFormats {
-		if tf.sniff(head) {
-			return tf, nil
+	for _, file := range files {
+		head, err := fileHead(file)
+		if err != nil {
+			return traceFormat{}, err
+		}
+		for _, tf := range traceFormats {
+			if tf.sniff(head) {
+				return tf, nil
+			}
 		}
 	}
 	return traceFormat{}, fmt.Errorf("%s: not a trace format parley knows (%s); name one with --format", path, strings.Join(names, ", "))
 }
 
-// traceHead reads the first 4 KiB of the file at path, or of the first
-// regular file in the directory at path.
-func traceHead(path string) ([]byte, error) {
+// traceFiles is path itself, or the regular files of the directory at
+// path in name order.
+func traceFiles(path string) ([]string, error) {
 	st, err := os.Stat(path)
 	if err != nil {
 		return nil, err
 	}
-	if st.IsDir() {
-		entries, err := os.ReadDir(path)
-		if err != nil {
-			return nil, err
-		}
-		sort.Slice(entries, func(i, j int) bool { return entries[i].Name() < entries[j].Name() })
-		found := false
-		for _, de := range entries {
-			if de.Type().IsRegular() {
-				path, found = filepath.Join(path, de.Name()), true
-				break
-			}
-		}
-		if !found {
-			return nil, errors.New(path + ": an empty directory, not a trace")
+	if !st.IsDir() {
+		return []string{path}, nil
+	}
+	entries, err := os.ReadDir(path)
+	if err != nil {
+		return nil, err
+	}
+	var files []string
+	for _, de := range entries {
+		if de.Type().IsRegular() {
+			files = append(files, filepath.Join(path, de.Name()))
 		}
 	}
+	if len(files) == 0 {
+		return nil, errors.New(path + ": an empty directory, not a trace")
+	}
+	sort.Strings(files)
+	return files, nil
+}
+
+// fileHead reads the first 4 KiB of the file at path.
+func fileHead(path string) ([]byte, error) {
 	fh, err := os.Open(path)
 	if err != nil {
 		return nil, err

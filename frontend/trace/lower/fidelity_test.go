@@ -32,6 +32,8 @@ var collectiveKind = map[trace.Op]netmodel.Op{
 	trace.Barrier: netmodel.Barrier, trace.Bcast: netmodel.Bcast, trace.Reduce: netmodel.Reduce,
 	trace.Allreduce: netmodel.Allreduce, trace.Gather: netmodel.Gather, trace.Scatter: netmodel.Scatter,
 	trace.Allgather: netmodel.Allgather, trace.Alltoall: netmodel.Alltoall,
+	trace.Gatherv: netmodel.Gather, trace.Scatterv: netmodel.Scatter, trace.Allgatherv: netmodel.Allgather,
+	trace.Alltoallv: netmodel.Alltoall, trace.ReduceScatter: netmodel.ReduceScatter,
 }
 
 // expandTally counts every rank's calls by expanding the trace directly,
@@ -44,6 +46,10 @@ func expandTally(t *trace.Trace) []tally {
 			switch {
 			case e.Op.IsP2P():
 				out[r].add(e.Op.String(), e.Bytes())
+			case e.Op == trace.Alltoallv:
+				// The block a rank sends itself is a local copy, which
+				// Parley's EXCHANGE leaves out.
+				out[r].add(collectiveKind[e.Op].String(), e.Bytes()-e.Counts[r]*e.TypeSize)
 			case e.Op.IsCollective():
 				out[r].add(collectiveKind[e.Op].String(), e.Bytes())
 			}
@@ -62,8 +68,23 @@ func (o *observer) Recv(rank, peer, bytes int64, tag int32, async bool) {
 	o.ranks[rank].add(map[bool]string{false: "recv", true: "irecv"}[async], bytes)
 }
 func (o *observer) Await(int64) {}
-func (o *observer) Collective(rank int64, c netmodel.Collective, _ netmodel.Algorithm, _ []int64, _ int, _ int32) {
-	o.ranks[rank].add(c.Op.String(), c.Bytes)
+func (o *observer) Collective(rank int64, c netmodel.Collective, _ netmodel.Algorithm, _ []int64, me int, _ int32) {
+	bytes := c.Bytes
+	if c.Sizes != nil {
+		// A "v" collective: the rank's own part, as a trace records it.
+		switch c.Op {
+		case netmodel.Gather, netmodel.Allgather:
+			bytes = c.Sizes(me, 0)
+		case netmodel.Scatter:
+			bytes = c.Sizes(c.Root, me)
+		case netmodel.Alltoall:
+			bytes = 0
+			for d := range c.N {
+				bytes += c.Sizes(me, d)
+			}
+		}
+	}
+	o.ranks[rank].add(c.Op.String(), bytes)
 }
 func (o *observer) Compute(int64, netmodel.Duration, int64) {}
 func (o *observer) Sleep(int64, netmodel.Duration)          {}

@@ -3,6 +3,7 @@ package lower
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/parley-hpc/parley/frontend/trace"
@@ -29,6 +30,9 @@ type Result struct {
 	// PartialWaits counts waits that completed only some of their rank's
 	// outstanding requests, which AWAITS COMPLETION widens to all.
 	PartialWaits int
+	// UnevenScatters counts MPI_Reduce_scatter statements whose blocks
+	// were uneven; REDUCE ... AND SCATTER THE RESULT splits evenly.
+	UnevenScatters int
 	// Compute totals over all ranks, in the trace's unit: as traced and as
 	// the program performs it after rounding.
 	ComputeTraced, ComputeLowered float64
@@ -83,6 +87,9 @@ func Lower(t *trace.Trace, opts Options) (*Result, error) {
 		return nil, err
 	}
 	src := l.print(l.reroll(body), opts, res)
+	if l.err != nil {
+		return nil, l.err
+	}
 	prog, diags := parser.Parse(opts.Name+".parley", src)
 	if diags.HasErrors() {
 		return nil, fmt.Errorf("lower: the generated program does not parse (a bug in parley lower): %v\n%s", diags, src)
@@ -139,6 +146,9 @@ type sym struct {
 	size  int64
 	root  int
 	comm  int
+	// counts are a "v" collective's per-member counts, in communicator
+	// order, joined by commas (a string, so that a sym stays comparable).
+	counts string
 }
 
 type lowerer struct {
@@ -154,6 +164,11 @@ type lowerer struct {
 	pos     []trace.Pos // where each symbol was first seen
 
 	tracedCompute, loweredCompute float64
+	// unevenScatters counts reduce-scatters whose blocks are not the even
+	// split REDUCE ... AND SCATTER makes; err is the first statement
+	// that could not be written.
+	unevenScatters int
+	err            error
 }
 
 // rankState is one rank's calls on their way into its compressor.
@@ -176,6 +191,11 @@ func (l *lowerer) intern(s sym, e *trace.Event) int32 {
 	l.table = append(l.table, s)
 	shape := s
 	shape.off = 0
+	switch s.op {
+	case trace.Gatherv, trace.Scatterv, trace.Allgatherv, trace.Alltoallv:
+		// Each member has its own count, and only some hold them all.
+		shape.count, shape.counts = 0, ""
+	}
 	sh, ok := l.shapes[shape]
 	if !ok {
 		sh = int32(len(l.shapes))
@@ -240,10 +260,11 @@ func (l *lowerer) add(r int, e *trace.Event) error {
 		if e.Op.IsRooted() {
 			s.root = e.Root
 		}
-		switch e.Op {
-		case trace.Barrier, trace.Bcast, trace.Reduce, trace.Allreduce, trace.Gather, trace.Scatter, trace.Allgather, trace.Alltoall:
-		default:
-			return fmt.Errorf("%s: lowering %s is not supported yet", e.Pos, e.Op)
+		if len(e.Counts) > 0 {
+			s.counts = joinInt64s(e.Counts)
+		}
+		if e.Op == trace.Scan {
+			return fmt.Errorf("%s: MPI_Scan has no Parley collective, so the trace cannot be lowered exactly; remove the scan from the trace to lower the rest", e.Pos)
 		}
 	default:
 		return fmt.Errorf("%s: lowering %s is not supported", e.Pos, e.Op)
@@ -581,6 +602,14 @@ func (l *lowerer) members(c int) []int {
 	m := append([]int(nil), l.t.Comms[c]...)
 	sort.Ints(m)
 	return m
+}
+
+func joinInt64s(xs []int64) string {
+	parts := make([]string, len(xs))
+	for i, x := range xs {
+		parts[i] = strconv.FormatInt(x, 10)
+	}
+	return strings.Join(parts, ",")
 }
 
 func equalInts(a, b []int) bool {

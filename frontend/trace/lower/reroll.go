@@ -142,7 +142,7 @@ func (l *lowerer) sameSkeleton(a, b []stmt) bool {
 			return false
 		}
 		sa, sb := l.table[ca[0].it.sym], l.table[cb[0].it.sym]
-		if sa.op != sb.op || sa.tag != sb.tag || sa.comm != sb.comm || sa.root != sb.root {
+		if sa.op != sb.op || sa.tag != sb.tag || sa.comm != sb.comm || sa.root != sb.root || sa.counts != sb.counts {
 			return false
 		}
 		for i := range ca {
