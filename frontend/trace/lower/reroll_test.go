@@ -1,0 +1,109 @@
+package lower
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/parley-hpc/parley/frontend/trace"
+)
+
+func TestIterExpr(t *testing.T) {
+	for _, c := range []struct {
+		runs []valRun
+		want string
+		ok   bool
+	}{
+		{[]valRun{{3, 7}, {2, 7}}, "7", true},
+		{[]valRun{{1, 1}, {1, 2}}, "1 IF i = 1 OTHERWISE 2", true},
+		{[]valRun{{3, 4}, {2, 8}, {1, 40}, {3, 4}}, "4 IF i <= 3 OTHERWISE 8 IF i <= 5 OTHERWISE 40 IF i = 6 OTHERWISE 4", true},
+		{[]valRun{{1, 1}, {1, 2}, {1, 4}, {1, 8}}, "2 ** (i - 1)", true},
+		{[]valRun{{1, 3}, {1, 6}, {1, 12}}, "3 * 2 ** (i - 1)", true},
+		{[]valRun{{1, 5}, {1, 8}, {1, 11}}, "i * 3 + 2", true},
+		{[]valRun{{1, 1}, {1, 2}, {1, 3}}, "i", true},
+		{[]valRun{{1, 1}, {1, 5}, {1, 2}, {1, 7}, {1, 3}}, "", false},
+	} {
+		got, ok := iterExpr(c.runs)
+		if got != c.want || ok != c.ok {
+			t.Errorf("iterExpr(%v) = %q, %v; want %q, %v", c.runs, got, ok, c.want, c.ok)
+		}
+	}
+}
+
+// TestRerollPerIterationPeers is CG's reduction: the same exchange with a
+// partner t XOR 1, then t XOR 2. It becomes one FOR EACH whose peer is an
+// expression of the loop variable, and the program still issues every
+// call of the trace.
+func TestRerollPerIterationPeers(t *testing.T) {
+	const n = 4
+	b := trace.NewBuilder("test", n, trace.Microseconds)
+	for r := range n {
+		line := 0
+		for _, x := range []int{1, 2, 1, 2} {
+			for _, e := range []trace.Event{
+				{Op: trace.Irecv, Peer: r ^ x, Count: 100, TypeSize: 8},
+				{Op: trace.Compute, Amount: 10},
+				{Op: trace.Send, Peer: r ^ x, Count: 100, TypeSize: 8},
+				{Op: trace.Wait, Waits: []int{1}},
+			} {
+				line++
+				e.Pos = trace.Pos{File: "xor.trace", Line: line}
+				b.Add(r, e)
+			}
+		}
+	}
+	tr := b.Trace()
+	res, err := Lower(tr, Options{Name: "xor"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := string(res.Source)
+	for _, want := range []string{
+		"FOR EACH i IN {1, ..., 2}",
+		"ALL TASKS t ASYNCHRONOUSLY RECEIVE A 100 DOUBLEWORD MESSAGE FROM TASK t XOR (1 IF i = 1 OTHERWISE 2)",
+	} {
+		if !strings.Contains(src, want) {
+			t.Errorf("missing %q in:\n%s", want, src)
+		}
+	}
+	want := expandTally(tr)
+	got := interpretTally(t, res, n)
+	for r := range n {
+		if diff := cmp.Diff(want[r], got[r]); diff != "" {
+			t.Errorf("rank %d: -trace +program:\n%s", r, diff)
+		}
+	}
+}
+
+func TestMeshPeer(t *testing.T) {
+	ranks := make([]int, 16)
+	peers := make([]int, 16)
+	for r := range 16 {
+		ranks[r], peers[r] = r, 4*(r%4)+r/4
+	}
+	if got, ok := meshPeer(ranks, peers, 16, "t"); !ok || got != "4 * (t MOD 4) + t / 4" {
+		t.Errorf("transpose: %q, %v", got, ok)
+	}
+	if _, ok := meshPeer([]int{0, 1, 2, 3}, []int{3, 0, 2, 1}, 4, "t"); ok {
+		t.Error("a permutation that is no mesh map fitted")
+	}
+}
+
+func TestSetRelation(t *testing.T) {
+	for _, c := range []struct {
+		rs   []int
+		n    int
+		want string
+	}{
+		{[]int{5, 6, 7, 9, 10, 11, 13, 14, 15}, 16, "t MOD 4 > 0 /\\ t > 3"},
+		{[]int{0, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}, 16, "t IS NOT IN {1, 4}"},
+		{[]int{0, 1, 2, 4, 5, 6, 7}, 8, "t <> 3"},
+		{[]int{1, 3, 5, 7}, 8, "t IS ODD"},
+		{[]int{2, 3, 4}, 8, "t IS IN [2, 4]"},
+	} {
+		if got := setRelation(c.rs, c.n); got != c.want {
+			t.Errorf("setRelation(%v, %d) = %q; want %q", c.rs, c.n, got, c.want)
+		}
+	}
+}
