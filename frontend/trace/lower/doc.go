@@ -10,16 +10,24 @@
 //  2. Each rank's matched calls become symbols in a rank-relative form (a
 //     peer is an offset from the rank, modulo the rank count) and are
 //     folded into loops as they arrive (trace.SymbolCompressor), so memory
-//     follows the compressed size.
-//  3. Ranks whose folded sequences are equal form one class.
-//  4. The classes are merged into one program: equal loops become one FOR n
-//     REPETITIONS whose bodies are merged in turn, the same call on several
-//     classes becomes one statement over the union of their ranks, and a
-//     collective is placed where all its members reach it (Algorithm 1).
-//  5. Each statement's rank set becomes the simplest task description that
+//     follows the compressed size. Computation is folded without its
+//     amount; a second matched pass replays the calls along each rank's
+//     folded program (tree.go) and gives every compute position the mean
+//     of its runs.
+//  3. Ranks whose folded sequences are equal in shape form one class.
+//  4. The classes are merged into one program (align.go): equal loops
+//     become one FOR n REPETITIONS whose bodies are merged in turn, the
+//     same call on several classes becomes one statement over the union of
+//     their ranks, and a collective is placed where all its members reach
+//     it (Algorithm 1), unrolling short loops where that is needed.
+//  5. Runs of blocks that differ only in message sizes or peers become FOR
+//     EACH loops with those values as expressions of the loop variable
+//     (reroll.go).
+//  6. Each statement's rank set becomes the simplest task description that
 //     fits (ALL TASKS, TASK k, a range, EVEN/ODD, a progression, a block of
-//     a mesh, else a list) and each peer offset an expression in the
-//     task variable (t + 1, t - 4, (t + 1) MOD num_tasks).
+//     a mesh, a short complement, else a list) and each peer an expression
+//     in the task variable (t + 1, t - 4, (t + 1) MOD num_tasks, t XOR 1,
+//     a mesh map such as 4 * (t MOD 4) + t / 4).
 //
 // Calls map to statements as follows: MPI_Send and MPI_Isend to SENDS and
 // ASYNCHRONOUSLY SENDS ... TO UNSUSPECTING TASK, MPI_Recv and MPI_Irecv to
@@ -27,7 +35,9 @@
 // completes all of the rank's outstanding requests; when a wait completed
 // only some of them the program's header comment says how many such waits
 // there were), each collective to the Parley collective with the same MPI
-// meaning. Computation becomes COMPUTES FOR n MICROSECONDS for timed
+// meaning, the "v" collectives with sizes that are expressions of the
+// bound task variables (vcoll.go); MPI_Scan, which has no Parley
+// statement, is refused. Computation becomes COMPUTES FOR n MICROSECONDS for timed
 // traces (the per-call mean rounded to whole microseconds; calls under half
 // a microsecond are dropped) and COMPUTES n FLOPS for instruction or flop
 // counts: one traced instruction is one flop, so the machine model's flop

@@ -39,9 +39,12 @@ func (l *lowerer) vCollective(st stmt, s sym, ranks []int, who string) string {
 	}
 	switch s.op {
 	case trace.ReduceScatter:
-		total := int64(0)
-		for _, x := range splitInt64s(s.counts) {
-			total += x
+		total := s.count // the sum of the blocks, when the trace has no blocks
+		if blocks := splitInt64s(s.counts); len(blocks) > 0 {
+			total = 0
+			for _, x := range blocks {
+				total += x
+			}
 		}
 		if !evenBlocks(splitInt64s(s.counts)) {
 			l.unevenScatters++
@@ -223,6 +226,9 @@ func evenBlocks(counts []int64) bool {
 		total += x
 	}
 	n := int64(len(counts))
+	if n == 0 {
+		return true
+	}
 	for i, x := range counts {
 		want := total / n
 		if int64(i) < total%n {
