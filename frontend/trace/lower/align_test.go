@@ -4,8 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/parley-hpc/parley/frontend/trace"
 )
 
@@ -40,11 +38,5 @@ func TestCollectivesFromSeparateCallSites(t *testing.T) {
 	if send < 0 || sync < 0 || recv < 0 || !(send < sync && sync < recv) {
 		t.Errorf("want the send, the barrier and the receive in that order:\n%s", src)
 	}
-	want := expandTally(tr)
-	got := interpretTally(t, res, 2)
-	for r := range 2 {
-		if diff := cmp.Diff(want[r], got[r]); diff != "" {
-			t.Errorf("rank %d: -trace +program:\n%s", r, diff)
-		}
-	}
+	checkCalls(t, tr, res, 2)
 }

@@ -114,6 +114,19 @@ func interpretTally(t *testing.T, res *Result, n int) []tally {
 	return obs.ranks
 }
 
+// checkCalls interprets res on n tasks and fails t where a rank's calls
+// per kind (count, bytes) differ from expanding tr.
+func checkCalls(t *testing.T, tr *trace.Trace, res *Result, n int) {
+	t.Helper()
+	want := expandTally(tr)
+	got := interpretTally(t, res, n)
+	for r := range n {
+		if diff := cmp.Diff(want[r], got[r]); diff != "" {
+			t.Errorf("rank %d: calls per kind (count, bytes) differ, -trace +program:\n%s", r, diff)
+		}
+	}
+}
+
 // TestFidelity lowers each shared trace and checks that interpreting the
 // program issues, per rank and per call kind, exactly the calls and bytes
 // that expanding the trace gives; and that the program stays small and
@@ -135,13 +148,7 @@ func TestFidelity(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				want := expandTally(tr)
-				got := interpretTally(t, res, n)
-				for r := range n {
-					if diff := cmp.Diff(want[r], got[r]); diff != "" {
-						t.Errorf("rank %d: calls per kind (count, bytes) differ, -trace +program:\n%s", r, diff)
-					}
-				}
+				checkCalls(t, tr, res, n)
 				k := strings.Count(string(res.Source), "\n")
 				lines[kernel] = append(lines[kernel], k)
 				if limit := 300; k >= limit {

@@ -4,8 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/parley-hpc/parley/frontend/trace"
 )
 
@@ -67,13 +65,7 @@ func TestRerollPerIterationPeers(t *testing.T) {
 			t.Errorf("missing %q in:\n%s", want, src)
 		}
 	}
-	want := expandTally(tr)
-	got := interpretTally(t, res, n)
-	for r := range n {
-		if diff := cmp.Diff(want[r], got[r]); diff != "" {
-			t.Errorf("rank %d: -trace +program:\n%s", r, diff)
-		}
-	}
+	checkCalls(t, tr, res, n)
 }
 
 func TestMeshPeer(t *testing.T) {

@@ -4,8 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/parley-hpc/parley/frontend/trace"
 )
 
@@ -58,13 +56,7 @@ func TestVCollectives(t *testing.T) {
 	if res.UnevenScatters != 1 {
 		t.Errorf("UnevenScatters = %d; want 1", res.UnevenScatters)
 	}
-	want := expandTally(tr)
-	got := interpretTally(t, res, n)
-	for r := range n {
-		if diff := cmp.Diff(want[r], got[r]); diff != "" {
-			t.Errorf("rank %d: -trace +program:\n%s", r, diff)
-		}
-	}
+	checkCalls(t, tr, res, n)
 }
 
 // TestScanRefused: MPI_Scan has no Parley statement, and lowering says
