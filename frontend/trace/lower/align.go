@@ -2,6 +2,7 @@ package lower
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 )
 
@@ -117,7 +118,7 @@ func (l *lowerer) checkCollectives(cols []column) error {
 		for i, c := range calls {
 			ranks[i] = c.rank
 		}
-		if s := calls[0].it.sym; !equalInts(ranks, l.members(l.table[s].comm)) {
+		if s := calls[0].it.sym; !slices.Equal(ranks, l.members(l.table[s].comm)) {
 			return fmt.Errorf("%s: cannot place %s: only ranks %v reach it at the same point of the program's loops", l.pos[s], l.table[s].op, ranks)
 		}
 	}

@@ -2,6 +2,7 @@ package lower
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -125,7 +126,9 @@ func (l *lowerer) pass(trees [][]*item) (*trace.Matched, error) {
 		if err != nil {
 			break
 		}
-		l.flushCompute(rs)
+		if err = l.flushCompute(rs); err != nil {
+			break
+		}
 		if len(rs.outstanding) > 0 {
 			err = l.push(rs, l.intern(sym{op: trace.Wait}, nil), 0)
 		}
@@ -571,7 +574,7 @@ func (l *lowerer) pickCollective(active []*lane) (stmt, error) {
 			}
 		}
 		sort.Ints(ranks)
-		if equalInts(ranks, l.members(l.table[ln.front().sym].comm)) {
+		if slices.Equal(ranks, l.members(l.table[ln.front().sym].comm)) {
 			return l.take(active, s), nil
 		}
 	}
@@ -610,16 +613,4 @@ func joinInt64s(xs []int64) string {
 		parts[i] = strconv.FormatInt(x, 10)
 	}
 	return strings.Join(parts, ",")
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

@@ -2,6 +2,7 @@ package lower
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/parley-hpc/parley/frontend/trace"
@@ -27,6 +28,10 @@ type variation struct {
 // eachVar is the FOR EACH loop variable. Rerolled bodies hold only calls,
 // so these loops never nest and one name serves them all.
 const eachVar = "i"
+
+// maxBlock is the longest block reroll looks for, which keeps it
+// quadratic at worst in the length of a body.
+const maxBlock = 64
 
 // maxRuns is the most constant stretches one value may have in a FOR EACH
 // body before it is written as separate statements instead.
@@ -63,7 +68,7 @@ func (l *lowerer) reroll(body []stmt) []stmt {
 	var out []stmt
 	for j := 0; j < len(body); {
 		best, bestUsed, bestGain := stmt{}, 0, 0
-		for size := 1; size <= len(body)-j; size++ {
+		for size := 1; size <= min(len(body)-j, maxBlock); size++ {
 			st, used, gain := l.rerollAt(body[j:], size)
 			if gain > bestGain {
 				best, bestUsed, bestGain = st, used, gain
@@ -246,7 +251,7 @@ func (l *lowerer) varyingPeer(blocks []unit, k int) (string, bool) {
 	first := offs(blocks[0])
 	same := true
 	for _, u := range blocks[1:] {
-		same = same && equalInts(first, offs(u))
+		same = same && slices.Equal(first, offs(u))
 	}
 	if same {
 		return "", true
