@@ -3,6 +3,7 @@ package trace
 import (
 	"fmt"
 	"iter"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -30,6 +31,12 @@ type Matched struct {
 // wait until its requests complete, and a collective, Finalize included,
 // until every member of its communicator arrives. Each event is visited
 // once: the work is O(ranks x events per rank).
+//
+// A wildcard receive takes no message while any rank can move without it:
+// once none can, the message that has waited longest goes to the wildcard
+// receive it would reach first under MPI's matching rules (see
+// resolveWildcard), so that a traversal's choices do not depend on which
+// neighbour happened to run ahead.
 //
 // If the traversal stops with ranks still blocked, the trace can deadlock
 // under some legal MPI execution — the one it was recorded from happened
@@ -91,6 +98,7 @@ type message struct {
 	req      *request // Isend's request, or nil
 	sender   *rankState
 	ev       *Event
+	seq      int64 // the order in which the traversal sent it
 }
 
 // posted is a receive not yet matched by a send.
@@ -136,6 +144,7 @@ type matcher struct {
 	coll  map[collKey]*collective
 	res   Matched
 	eager int64
+	sent  int64 // messages sent so far
 	// sameSize: a wildcard receive matches only messages of its size.
 	sameSize bool
 }
@@ -171,9 +180,11 @@ func (m *matcher) run() (*Matched, error) {
 		if !alive {
 			break
 		}
-		if !progress {
+		if !progress && !m.resolveWildcard() {
 			return nil, m.deadlock()
 		}
+	}
+	for m.resolveWildcard() {
 	}
 	for _, rs := range m.ranks {
 		if len(rs.unexp) > 0 {
@@ -351,32 +362,106 @@ func (m *matcher) nonblocking(rs *rankState, q *request) {
 // send delivers rs's send e to its destination.
 func (m *matcher) send(rs *rankState, e *Event, q *request) {
 	dst := m.ranks[e.Peer]
-	for i, p := range dst.recvs {
-		if m.matches(p, rs.id, e.Tag, e.Bytes()) {
-			dst.recvs = append(dst.recvs[:i], dst.recvs[i+1:]...)
-			m.complete(p, rs.id, dst)
-			q.done = true
-			return
-		}
-	}
-	dst.unexp = append(dst.unexp, &message{src: rs.id, tag: e.Tag, req: q, sender: rs, ev: e})
+	dst.unexp = append(dst.unexp, &message{src: rs.id, tag: e.Tag, req: q, sender: rs, ev: e, seq: m.sent})
+	m.sent++
+	m.deliver(dst)
 }
 
 // recv posts rs's receive e.
 func (m *matcher) recv(rs *rankState, e, out *Event, q *request) {
-	p := &posted{src: e.Peer, tag: e.Tag, req: q, out: out, ev: e}
-	for i, msg := range rs.unexp {
-		if m.matches(p, msg.src, msg.tag, msg.ev.Bytes()) {
-			rs.unexp = append(rs.unexp[:i], rs.unexp[i+1:]...)
-			msg.req.done = true
-			m.complete(p, msg.src, rs)
-			return
-		}
-	}
 	if e.Peer == AnySource {
 		rs.pending[out] = true
 	}
-	rs.recvs = append(rs.recvs, p)
+	rs.recvs = append(rs.recvs, &posted{src: e.Peer, tag: e.Tag, req: q, out: out, ev: e})
+	m.deliver(rs)
+}
+
+// deliver pairs rs's arrived messages with its posted receives as MPI
+// does — each message, in order of arrival, with the first posted receive
+// that matches it — except that a wildcard receive is left open:
+// resolveWildcard chooses its message once no rank can move otherwise.
+// Messages from a sender whose earlier message waits for a wildcard wait
+// too, so that no message overtakes another from the same sender.
+func (m *matcher) deliver(rs *rankState) {
+	for {
+		held := map[int]bool{}
+		paired := false
+		for i, msg := range rs.unexp {
+			if held[msg.src] {
+				continue
+			}
+			j := m.firstReceive(rs, msg)
+			switch {
+			case j < 0:
+				continue
+			case rs.recvs[j].src == AnySource:
+				held[msg.src] = true
+				continue
+			}
+			m.pair(rs, i, j)
+			paired = true
+			break
+		}
+		if !paired {
+			return
+		}
+	}
+}
+
+// firstReceive is the index of rs's first posted receive that matches msg,
+// or -1.
+func (m *matcher) firstReceive(rs *rankState, msg *message) int {
+	for j, p := range rs.recvs {
+		if m.matches(p, msg.src, msg.tag, msg.ev.Bytes()) {
+			return j
+		}
+	}
+	return -1
+}
+
+// pair completes rs's posted receive j with its arrived message i.
+func (m *matcher) pair(rs *rankState, i, j int) {
+	msg, p := rs.unexp[i], rs.recvs[j]
+	rs.unexp = slices.Delete(rs.unexp, i, i+1)
+	rs.recvs = slices.Delete(rs.recvs, j, j+1)
+	msg.req.done = true
+	m.complete(p, msg.src, rs)
+}
+
+// resolveWildcard gives one open wildcard receive its message and reports
+// whether there was one to give: of the messages waiting for a wildcard,
+// on any rank, the one that has waited longest. The trace does not say
+// which message the traced run matched (tracers drop the source and often
+// the tag), and choosing only when nothing else can move lets every
+// neighbour in a phase of a stencil send first: matching a wildcard as
+// soon as a message arrives lets a neighbour that ran ahead into the next
+// phase take it, and NAS LU's receives, whose tags the traces lost, then
+// change partners from one iteration to the next.
+func (m *matcher) resolveWildcard() bool {
+	var best *rankState
+	bi, bj := 0, 0
+	for _, rs := range m.ranks {
+		held := map[int]bool{}
+		for i, msg := range rs.unexp {
+			if held[msg.src] {
+				continue
+			}
+			j := m.firstReceive(rs, msg)
+			if j < 0 || rs.recvs[j].src != AnySource {
+				continue
+			}
+			held[msg.src] = true
+			if best == nil || msg.seq < best.unexp[bi].seq {
+				best, bi, bj = rs, i, j
+			}
+		}
+	}
+	if best == nil {
+		return false
+	}
+	m.pair(best, bi, bj)
+	m.deliver(best)
+	return true
 }
 
 // matches reports whether receive p takes a message from src with tag and

@@ -94,3 +94,60 @@ func TestMatchUnreceived(t *testing.T) {
 		t.Fatal("Match accepted a send that is never received")
 	}
 }
+
+// TestMatchKeepsStencilPhases: ranks on a 4 x 4 mesh exchange with their
+// neighbours twice through wildcard receives, as NAS LU's exchange_3 does
+// once its tags are lost: along rows, receive from the west while sending
+// east, then from the east while sending west; then along columns. Ranks
+// on the edges have less to do and run ahead into the second exchange;
+// their messages must not take receives posted for another neighbour.
+func TestMatchKeepsStencilPhases(t *testing.T) {
+	const w, big = 4, 1 << 10 // 8 KiB messages: rendezvous, above the eager limit
+	n := w * w
+	ranks := map[int][]Event{}
+	want := map[int][]int{}
+	recv := Event{Op: Irecv, Peer: AnySource, Tag: AnyTag, Count: big, TypeSize: 8}
+	for r := range n {
+		var evs []Event
+		for range 2 {
+			for _, step := range []int{1, w} {
+				lo := r-step >= 0 && (step == w || r%w > 0)
+				hi := r+step < n && (step == w || r%w < w-1)
+				if lo {
+					evs = append(evs, recv)
+					want[r] = append(want[r], r-step)
+				}
+				if hi {
+					evs = append(evs, Event{Op: Send, Peer: r + step, Count: big, TypeSize: 8})
+				}
+				if lo {
+					evs = append(evs, Event{Op: Wait, Waits: []int{1}})
+				}
+				if hi {
+					evs = append(evs, recv)
+					want[r] = append(want[r], r+step)
+				}
+				if lo {
+					evs = append(evs, Event{Op: Send, Peer: r - step, Count: big, TypeSize: 8})
+				}
+				if hi {
+					evs = append(evs, Event{Op: Wait, Waits: []int{1}})
+				}
+			}
+		}
+		ranks[r] = append(evs, Event{Op: Finalize})
+	}
+	got := map[int][]int{}
+	if _, err := Match(build(n, ranks), func(r int, e *Event) {
+		if e.Op == Irecv {
+			got[r] = append(got[r], e.Peer)
+		}
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for r := range n {
+		if !slices.Equal(got[r], want[r]) {
+			t.Errorf("rank %d's wildcard receives matched %v; want %v", r, got[r], want[r])
+		}
+	}
+}

@@ -159,9 +159,10 @@ type lowerer struct {
 	ranks []*rankState
 	syms  map[sym]int32
 	table []sym
-	// A symbol's shape is the symbol without its peer offset: ranks whose
-	// sequences agree in shape form one class, and a statement's peers may
-	// differ per rank.
+	// A symbol's shape is the symbol without its peer offset and, for
+	// messages, their count: ranks whose sequences agree in shape form one
+	// class, and a statement's peers and message sizes may differ per
+	// rank.
 	shapes  map[sym]int32
 	shapeOf []int32
 	pos     []trace.Pos // where each symbol was first seen
@@ -194,8 +195,12 @@ func (l *lowerer) intern(s sym, e *trace.Event) int32 {
 	l.table = append(l.table, s)
 	shape := s
 	shape.off = 0
-	switch s.op {
-	case trace.Gatherv, trace.Scatterv, trace.Allgatherv, trace.Alltoallv:
+	switch {
+	case s.op.IsP2P():
+		// A statement's message size may differ per rank, as at the
+		// edges of a domain decomposition.
+		shape.count = 0
+	case s.op == trace.Gatherv, s.op == trace.Scatterv, s.op == trace.Allgatherv, s.op == trace.Alltoallv:
 		// Each member has its own count, and only some hold them all.
 		shape.count, shape.counts = 0, ""
 	}

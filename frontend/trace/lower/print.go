@@ -126,17 +126,31 @@ func usesVar(body []stmt) bool {
 }
 
 // p2p renders a point-to-point statement. Ranks with one peer offset
-// share one statement; so do ranks whose peers are t XOR k.
+// share one statement; so do ranks whose peers are t XOR k. Message sizes
+// that differ per rank become an expression of t, or one statement per
+// size when none fits.
 func (l *lowerer) p2p(st stmt, s sym) []string {
 	n := l.t.NumRanks
-	msg := message(s.count, s.size)
-	if st.vary != nil && st.vary.msg != "" {
-		msg = st.vary.msg
+	countOf := map[int]int64{}
+	for _, c := range st.calls {
+		countOf[c.rank] = l.table[c.it.sym].count
 	}
-	if s.tag != 0 {
-		msg += fmt.Sprintf(" USING TAG %d", s.tag)
+	fixed := st.vary != nil && st.vary.msg != ""
+	if _, ok := l.p2pMessage(s, st.ranks(), countOf); !ok && !fixed {
+		var out []string
+		for _, sub := range splitByCount(st, countOf) {
+			out = append(out, l.p2p(sub, s)...)
+		}
+		return out
 	}
-	verb := func(who, peer string) string {
+	verb := func(who string, ranks []int, peer string) string {
+		msg, _ := l.p2pMessage(s, ranks, countOf)
+		if fixed {
+			msg = st.vary.msg
+		}
+		if s.tag != 0 {
+			msg += fmt.Sprintf(" USING TAG %d", s.tag)
+		}
 		async := ""
 		if s.op.IsAsync() {
 			async = "ASYNCHRONOUSLY "
@@ -148,7 +162,7 @@ func (l *lowerer) p2p(st stmt, s sym) []string {
 	}
 	if st.vary != nil && st.vary.peer != "" {
 		who, _ := l.tasks(st.ranks(), true)
-		return []string{verb(who, st.vary.peer)}
+		return []string{verb(who, st.ranks(), st.vary.peer)}
 	}
 	var ranks []int
 	byOff := map[int][]int{}
@@ -169,7 +183,7 @@ func (l *lowerer) p2p(st stmt, s sym) []string {
 	}
 	if len(offs) > 1 && xorOK && len(ranks) > 1 {
 		who, v := l.tasks(ranks, true)
-		return []string{verb(who, fmt.Sprintf("TASK %s XOR %d", v, xor))}
+		return []string{verb(who, ranks, fmt.Sprintf("TASK %s XOR %d", v, xor))}
 	}
 	if len(offs) > 1 && len(ranks) > 1 {
 		peers := make([]int, len(st.calls))
@@ -178,7 +192,7 @@ func (l *lowerer) p2p(st stmt, s sym) []string {
 		}
 		who, v := l.tasks(ranks, true)
 		if e, ok := meshPeer(ranks, peers, n, v); ok {
-			return []string{verb(who, "TASK "+e)}
+			return []string{verb(who, ranks, "TASK "+e)}
 		}
 	}
 	if len(offs) > 1 && len(offs) <= maxAlternatives {
@@ -194,12 +208,51 @@ func (l *lowerer) p2p(st stmt, s sym) []string {
 			}
 			fmt.Fprintf(&expr, "%s IF %s OTHERWISE ", e, setRelation(byOff[off], n))
 		}
-		return []string{verb(who, "TASK "+expr.String())}
+		return []string{verb(who, ranks, "TASK "+expr.String())}
 	}
 	var out []string
 	for _, off := range offs {
 		who, v := l.tasks(byOff[off], true)
-		out = append(out, verb(who, l.peer(byOff[off], v, off)))
+		out = append(out, verb(who, byOff[off], l.peer(byOff[off], v, off)))
+	}
+	return out
+}
+
+// p2pMessage renders the message the ranks send or receive, its count an
+// expression of t where it differs per rank. It reports false when no
+// expression fits.
+func (l *lowerer) p2pMessage(s sym, ranks []int, countOf map[int]int64) (string, bool) {
+	counts := make([]int64, len(ranks))
+	same := true
+	for i, r := range ranks {
+		counts[i] = countOf[r]
+		same = same && counts[i] == counts[0]
+	}
+	if same {
+		return message(counts[0], s.size), true
+	}
+	e, ok := l.perMember(ranks, counts, "t")
+	if !ok {
+		return "", false
+	}
+	return messageOf(e, s.size), true
+}
+
+// splitByCount splits a statement's calls by message count, in order of
+// first appearance.
+func splitByCount(st stmt, countOf map[int]int64) []stmt {
+	var order []int64
+	by := map[int64][]call{}
+	for _, c := range st.calls {
+		k := countOf[c.rank]
+		if by[k] == nil {
+			order = append(order, k)
+		}
+		by[k] = append(by[k], c)
+	}
+	out := make([]stmt, len(order))
+	for i, k := range order {
+		out[i] = stmt{calls: by[k], vary: st.vary}
 	}
 	return out
 }
@@ -254,6 +307,15 @@ func message(count, size int64) string {
 		return fmt.Sprintf("A %d %s MESSAGE", count, u)
 	}
 	return fmt.Sprintf("A %d BYTE MESSAGE", count*size)
+}
+
+// messageOf renders one message whose count of size-byte elements is the
+// expression e.
+func messageOf(e string, size int64) string {
+	if u, ok := units[size]; ok {
+		return fmt.Sprintf("A %s %s MESSAGE", paren(e), u)
+	}
+	return fmt.Sprintf("A %s BYTE MESSAGE", paren(fmt.Sprintf("(%s) * %d", e, size)))
 }
 
 // items renders a reduction's operands.

@@ -150,8 +150,11 @@ func (l *lowerer) sameSkeleton(a, b []stmt) bool {
 		if sa.op != sb.op || sa.tag != sb.tag || sa.comm != sb.comm || sa.root != sb.root || sa.counts != sb.counts {
 			return false
 		}
+		// A v-collective's statement writes its sizes per member, not per
+		// iteration: they must not change.
+		vcoll := sa.op == trace.Gatherv || sa.op == trace.Scatterv || sa.op == trace.Allgatherv || sa.op == trace.Alltoallv || sa.op == trace.ReduceScatter
 		for i := range ca {
-			if ca[i].rank != cb[i].rank {
+			if ca[i].rank != cb[i].rank || vcoll && ca[i].it.sym != cb[i].it.sym {
 				return false
 			}
 		}
@@ -206,6 +209,31 @@ func stmtMean(st stmt) float64 {
 // varyingMessage renders position k's message or reduction operands as an
 // expression of the loop variable, or "" when they do not change.
 func (l *lowerer) varyingMessage(blocks []unit, k int) (string, bool) {
+	// Sizes that differ between ranks are the statement's to write, as an
+	// expression of t; they may not also change from block to block.
+	perRank := func(u unit) ([]int64, bool) {
+		var sizes []int64
+		uniform := true
+		for _, c := range u.stmts[k].calls {
+			s := l.table[c.it.sym]
+			sizes = append(sizes, s.count, s.size)
+			uniform = uniform && s.count == sizes[0] && s.size == sizes[1]
+		}
+		return sizes, uniform
+	}
+	if first, uniform := perRank(blocks[0]); !uniform {
+		for _, u := range blocks[1:] {
+			if sizes, _ := perRank(u); !slices.Equal(sizes, first) {
+				return "", false
+			}
+		}
+		return "", true
+	}
+	for _, u := range blocks[1:] {
+		if _, uniform := perRank(u); !uniform {
+			return "", false
+		}
+	}
 	first := l.table[blocks[0].stmts[k].calls[0].it.sym]
 	counts, bytes := make([]valRun, len(blocks)), make([]valRun, len(blocks))
 	sameCount, sameSize := true, true

@@ -26,6 +26,9 @@ func (l *lowerer) tasks(rs []int, use bool) (string, string) {
 func setRelation(rs []int, n int) string {
 	var cands []string
 	first, last := rs[0], rs[len(rs)-1]
+	if len(rs) == 1 {
+		cands = append(cands, fmt.Sprintf("t = %d", first))
+	}
 	if step, ok := progression(rs); ok {
 		switch {
 		case step == 1 && first == 0:

@@ -27,12 +27,7 @@ func (l *lowerer) vCollective(st stmt, s sym, ranks []int, who string) string {
 		}
 		return nil
 	}
-	msg := func(e string) string {
-		if u, ok := units[s.size]; ok {
-			return fmt.Sprintf("A %s %s MESSAGE", paren(e), u)
-		}
-		return fmt.Sprintf("A %s BYTE MESSAGE", paren(fmt.Sprintf("(%s) * %d", e, s.size)))
-	}
+	msg := func(e string) string { return messageOf(e, s.size) }
 	bound := func(v string) string {
 		d, _ := l.tasks(ranks, true)
 		return renameVar(d, v)
