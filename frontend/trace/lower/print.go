@@ -194,6 +194,9 @@ func (l *lowerer) p2p(st stmt, s sym) []string {
 		if e, ok := meshPeer(ranks, peers, n, v); ok {
 			return []string{verb(who, ranks, "TASK "+e)}
 		}
+		if e, ok := meshNeighbor(ranks, peers, n, v); ok {
+			return []string{verb(who, ranks, "TASK "+e)}
+		}
 	}
 	if len(offs) > 1 && len(offs) <= maxAlternatives {
 		// One statement, its peer chosen per rank set: e1 IF rel1

@@ -99,3 +99,42 @@ func TestSetRelation(t *testing.T) {
 		}
 	}
 }
+
+// TestTorusNeighbours: a halo exchange on a periodic 4 x 3 mesh, whose
+// neighbours wrap around its edges, reads as MESH_NEIGHBOR on a torus
+// where a row wraps; a column wraps as a plain (t + d) MOD num_tasks.
+func TestTorusNeighbours(t *testing.T) {
+	const w, h = 4, 3
+	n := w * h
+	b := trace.NewBuilder("test", n, trace.Microseconds)
+	at := func(x, y int) int { return ((y+h)%h)*w + (x+w)%w }
+	for r := range n {
+		x, y := r%w, r/w
+		for i, e := range []trace.Event{
+			{Op: trace.Irecv, Peer: at(x-1, y), Count: 100, TypeSize: 8},
+			{Op: trace.Isend, Peer: at(x+1, y), Count: 100, TypeSize: 8},
+			{Op: trace.Irecv, Peer: at(x, y-1), Count: 100, TypeSize: 8},
+			{Op: trace.Isend, Peer: at(x, y+1), Count: 100, TypeSize: 8},
+			{Op: trace.Wait, Waits: []int{4, 3, 2, 1}},
+		} {
+			e.Pos = trace.Pos{File: "torus.trace", Line: i + 1}
+			b.Add(r, e)
+		}
+	}
+	tr := b.Trace()
+	res, err := Lower(tr, Options{Name: "torus"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := string(res.Source)
+	for _, want := range []string{
+		"ALL TASKS t ASYNCHRONOUSLY RECEIVE A 100 DOUBLEWORD MESSAGE FROM TASK MESH_NEIGHBOR((4*, 3), t, (-1, 0))",
+		"ALL TASKS t ASYNCHRONOUSLY SEND A 100 DOUBLEWORD MESSAGE TO UNSUSPECTING TASK MESH_NEIGHBOR((4*, 3), t, (1, 0))",
+		"ALL TASKS t ASYNCHRONOUSLY RECEIVE A 100 DOUBLEWORD MESSAGE FROM TASK (t + num_tasks - 4) MOD num_tasks",
+	} {
+		if !strings.Contains(src, want) {
+			t.Errorf("missing %q in:\n%s", want, src)
+		}
+	}
+	checkCalls(t, tr, res, n)
+}

@@ -2,6 +2,7 @@ package lower
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -263,4 +264,116 @@ func meshPeer(rs, peers []int, n int, v string) (string, bool) {
 		return e, true
 	}
 	return "", false
+}
+
+// meshNeighbor describes the peers of ranks rs as one MESH_NEIGHBOR of a
+// 2-D or 3-D row-major mesh on which some of them wrap around, as on a
+// torus: the same step in every dimension for every rank, a dimension
+// marked * where a step crosses its edge. It reports false when no mesh
+// fits, or when no step wraps, which a plain t + d says more simply.
+func meshNeighbor(rs, peers []int, n int, v string) (string, bool) {
+	for _, dims := range meshShapes(n) {
+		steps := make([]int, len(dims))
+		wrap := make([]bool, len(dims))
+		ok := true
+		for k, size := range dims {
+			// The step along dimension k: one raw difference, or two that
+			// differ by the dimension's size where it wraps.
+			seen := map[int]int{}
+			for i, r := range rs {
+				seen[coord(peers[i], dims, k)-coord(r, dims, k)]++
+			}
+			switch len(seen) {
+			case 1:
+				for d := range seen {
+					steps[k] = d
+				}
+			case 2:
+				var ds []int
+				for d := range seen {
+					ds = append(ds, d)
+				}
+				if ds[0]-ds[1] != size && ds[1]-ds[0] != size {
+					ok = false
+				}
+				steps[k], wrap[k] = ds[0], true
+				if abs(ds[1]) < abs(ds[0]) || abs(ds[1]) == abs(ds[0]) && seen[ds[1]] > seen[ds[0]] {
+					steps[k] = ds[1]
+				}
+			default:
+				ok = false
+			}
+		}
+		if !ok || !slices.Contains(wrap, true) {
+			continue
+		}
+		fits := true
+		for i, r := range rs {
+			fits = fits && neighbor(r, dims, steps, wrap) == peers[i]
+		}
+		if !fits {
+			continue
+		}
+		shape, offs := make([]string, len(dims)), make([]string, len(dims))
+		for k, size := range dims {
+			shape[k] = fmt.Sprint(size)
+			if wrap[k] {
+				shape[k] += "*"
+			}
+			offs[k] = fmt.Sprint(steps[k])
+		}
+		return fmt.Sprintf("MESH_NEIGHBOR((%s), %s, (%s))", strings.Join(shape, ", "), v, strings.Join(offs, ", ")), true
+	}
+	return "", false
+}
+
+// meshShapes lists the 2-D and then 3-D meshes of n ranks with every
+// dimension at least 2, narrowest first.
+func meshShapes(n int) [][]int {
+	var two, three [][]int
+	for w := 2; w <= n/2; w++ {
+		if n%w != 0 {
+			continue
+		}
+		two = append(two, []int{w, n / w})
+		for h := 2; h <= n/w/2; h++ {
+			if (n/w)%h == 0 {
+				three = append(three, []int{w, h, n / w / h})
+			}
+		}
+	}
+	return append(two, three...)
+}
+
+// coord is rank r's coordinate along dimension k of a row-major mesh.
+func coord(r int, dims []int, k int) int {
+	for _, size := range dims[:k] {
+		r /= size
+	}
+	return r % dims[k]
+}
+
+// neighbor is MESH_NEIGHBOR's value: the rank steps away from r, wrapping
+// where wrap says, or -1 off the mesh.
+func neighbor(r int, dims, steps []int, wrap []bool) int {
+	out, scale := 0, 1
+	for k, size := range dims {
+		c := coord(r, dims, k) + steps[k]
+		switch {
+		case wrap[k]:
+			c = (c%size + size) % size
+		case c < 0 || c >= size:
+			return -1
+		}
+		out += c * scale
+		scale *= size
+	}
+	return out
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
 }
