@@ -51,6 +51,11 @@ func (l *lowerer) weight(ln *lane, k int) int {
 // different classes become one column. It reports false when the
 // sequences are too long for that.
 func (l *lowerer) align(lanes []*lane) ([]column, bool) {
+	// The busiest class first: on a mesh, the ranks inside do every call
+	// that ranks on the edges do, and aligning the others against them
+	// gives each call of the pattern one column.
+	lanes = slices.Clone(lanes)
+	slices.SortStableFunc(lanes, func(a, b *lane) int { return callCount(b.seqs[0]) - callCount(a.seqs[0]) })
 	var cols []column
 	for k := 0; k < lanes[0].len(); k++ {
 		cols = append(cols, column{key: l.itemKey(lanes[0], k), entries: []entry{{lanes[0], k}}})
@@ -150,4 +155,18 @@ func (l *lowerer) build(cols []column) ([]stmt, error) {
 		out = append(out, stmt{calls: c.calls()})
 	}
 	return out, nil
+}
+
+// callCount counts the calls written in a folded sequence, a loop's body
+// once.
+func callCount(seq []*item) int {
+	n := 0
+	for _, it := range seq {
+		if it.loop != nil {
+			n += callCount(it.loop.body)
+			continue
+		}
+		n++
+	}
+	return n
 }
