@@ -5,8 +5,10 @@
 // The pipeline:
 //
 //  1. trace.Match runs the ranks' calls against each other: wildcard
-//     receives get the sender they matched, collectives are checked to line
-//     up, and a trace that could deadlock is refused with the cycle.
+//     receives get the sender they matched (chosen once no rank can move
+//     otherwise, the longest-waiting message first), collectives are
+//     checked to line up, and a trace that could deadlock is refused with
+//     the cycle.
 //  2. Each rank's matched calls become symbols in a rank-relative form (a
 //     peer is an offset from the rank, modulo the rank count) and are
 //     folded into loops as they arrive (trace.SymbolCompressor), so memory
@@ -14,8 +16,10 @@
 //     amount; a second matched pass replays the calls along each rank's
 //     folded program (tree.go) and gives every compute position the mean
 //     of its runs.
-//  3. Ranks whose folded sequences are equal in shape form one class.
-//  4. The classes are merged into one program (align.go): equal loops
+//  3. Ranks whose folded sequences are equal in shape (calls without their
+//     peers and message sizes) form one class.
+//  4. The classes are merged into one program (align.go), the class with
+//     the most calls first: equal loops
 //     become one FOR n REPETITIONS whose bodies are merged in turn, the
 //     same call on several classes becomes one statement over the union of
 //     their ranks, and a collective is placed where all its members reach
@@ -27,7 +31,8 @@
 //     fits (ALL TASKS, TASK k, a range, EVEN/ODD, a progression, a block of
 //     a mesh, a short complement, else a list) and each peer an expression
 //     in the task variable (t + 1, t - 4, (t + 1) MOD num_tasks, t XOR 1,
-//     a mesh map such as 4 * (t MOD 4) + t / 4).
+//     a mesh map such as 4 * (t MOD 4) + t / 4, MESH_NEIGHBOR on a torus);
+//     sizes that differ per rank likewise (75 IF t MOD 4 = 0 OTHERWISE 80).
 //
 // Calls map to statements as follows: MPI_Send and MPI_Isend to SENDS and
 // ASYNCHRONOUSLY SENDS ... TO UNSUSPECTING TASK, MPI_Recv and MPI_Irecv to

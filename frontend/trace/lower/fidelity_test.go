@@ -172,8 +172,8 @@ func TestFidelity(t *testing.T) {
 	// CG's program is the same from 8 ranks on: its transposes and
 	// reduction steps are expressions of the task and loop variables.
 	// (From 4 to 8 ranks CG gains a reduction step. LU still grows: its
-	// mesh has 4, 6 and 9 kinds of position on 4, 8 and 16 ranks, and the
-	// merge of their sequences is not yet independent of their number.)
+	// mesh has 4, 6 and 9 kinds of position on 4, 8 and 16 ranks, and its
+	// exchange gains statements for each.)
 	if cg := lines["cg-A-%d-ti"]; len(cg) == 3 && cg[2] > cg[1] {
 		t.Errorf("CG: %d lines on 16 ranks, more than the %d on 8", cg[2], cg[1])
 	}
