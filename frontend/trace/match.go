@@ -145,12 +145,13 @@ type matcher struct {
 	res   Matched
 	eager int64
 	sent  int64 // messages sent so far
+	held  map[int]bool
 	// sameSize: a wildcard receive matches only messages of its size.
 	sameSize bool
 }
 
 func newMatcher(t *Trace, emit func(int, *Event)) *matcher {
-	m := &matcher{t: t, emit: emit, coll: map[collKey]*collective{}}
+	m := &matcher{t: t, emit: emit, coll: map[collKey]*collective{}, held: map[int]bool{}}
 	m.res.Unwaited = make([]int, t.NumRanks)
 	for r := range t.NumRanks {
 		next, stop := iter.Pull(t.Events(r))
@@ -364,7 +365,26 @@ func (m *matcher) send(rs *rankState, e *Event, q *request) {
 	dst := m.ranks[e.Peer]
 	dst.unexp = append(dst.unexp, &message{src: rs.id, tag: e.Tag, req: q, sender: rs, ev: e, seq: m.sent})
 	m.sent++
-	m.deliver(dst)
+	// Only the new message can pair: it takes its first matching receive
+	// unless that is a wildcard or an earlier message from rs waits for one.
+	i := len(dst.unexp) - 1
+	if j := m.firstReceive(dst, dst.unexp[i]); j >= 0 && dst.recvs[j].src != AnySource && !m.heldBefore(dst, i, rs.id) {
+		m.pair(dst, i, j)
+	}
+}
+
+// heldBefore reports whether one of rs's arrived messages before index i,
+// from src, waits for a wildcard receive.
+func (m *matcher) heldBefore(rs *rankState, i, src int) bool {
+	for _, msg := range rs.unexp[:i] {
+		if msg.src != src {
+			continue
+		}
+		if j := m.firstReceive(rs, msg); j >= 0 && rs.recvs[j].src == AnySource {
+			return true
+		}
+	}
+	return false
 }
 
 // recv posts rs's receive e.
@@ -373,37 +393,40 @@ func (m *matcher) recv(rs *rankState, e, out *Event, q *request) {
 		rs.pending[out] = true
 	}
 	rs.recvs = append(rs.recvs, &posted{src: e.Peer, tag: e.Tag, req: q, out: out, ev: e})
-	m.deliver(rs)
+	if e.Peer != AnySource {
+		m.deliverTo(rs, len(rs.recvs)-1)
+	}
 }
 
-// deliver pairs rs's arrived messages with its posted receives as MPI
-// does — each message, in order of arrival, with the first posted receive
-// that matches it — except that a wildcard receive is left open:
-// resolveWildcard chooses its message once no rank can move otherwise.
-// Messages from a sender whose earlier message waits for a wildcard wait
-// too, so that no message overtakes another from the same sender.
-func (m *matcher) deliver(rs *rankState) {
-	for {
-		held := map[int]bool{}
-		paired := false
-		for i, msg := range rs.unexp {
-			if held[msg.src] {
-				continue
-			}
-			j := m.firstReceive(rs, msg)
-			switch {
-			case j < 0:
-				continue
-			case rs.recvs[j].src == AnySource:
-				held[msg.src] = true
-				continue
-			}
-			m.pair(rs, i, j)
-			paired = true
-			break
+// deliverTo gives rs's posted receive j, if it is the first receive that
+// matches one of rs's arrived messages, the earliest such message, as MPI
+// does — except that messages whose first matching receive is a wildcard
+// are left for resolveWildcard, and so are later messages from their
+// senders, so that no message overtakes another from the same sender.
+func (m *matcher) deliverTo(rs *rankState, j int) bool {
+	clear(m.held)
+	for i, msg := range rs.unexp {
+		if m.held[msg.src] {
+			continue
 		}
-		if !paired {
-			return
+		switch k := m.firstReceive(rs, msg); {
+		case k < 0:
+		case rs.recvs[k].src == AnySource:
+			m.held[msg.src] = true
+		case k == j:
+			m.pair(rs, i, j)
+			return true
+		}
+	}
+	return false
+}
+
+// deliver pairs rs's arrived messages with its posted receives, as
+// deliverTo does for each of them, until none pairs.
+func (m *matcher) deliver(rs *rankState) {
+	for j := 0; j < len(rs.recvs); {
+		if rs.recvs[j].src == AnySource || !m.deliverTo(rs, j) {
+			j++
 		}
 	}
 }
@@ -441,19 +464,21 @@ func (m *matcher) resolveWildcard() bool {
 	var best *rankState
 	bi, bj := 0, 0
 	for _, rs := range m.ranks {
-		held := map[int]bool{}
+		if len(rs.pending) == 0 {
+			continue
+		}
+		// Arrived messages are in the order they were sent; the first
+		// that waits for a wildcard is the rank's oldest, and no earlier
+		// message from its sender waits.
 		for i, msg := range rs.unexp {
-			if held[msg.src] {
-				continue
-			}
 			j := m.firstReceive(rs, msg)
 			if j < 0 || rs.recvs[j].src != AnySource {
 				continue
 			}
-			held[msg.src] = true
 			if best == nil || msg.seq < best.unexp[bi].seq {
 				best, bi, bj = rs, i, j
 			}
+			break
 		}
 	}
 	if best == nil {

@@ -151,3 +151,29 @@ func TestMatchKeepsStencilPhases(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkMatchWildcards matches a master-worker trace: 255 workers each
+// send 16 messages to rank 0, which takes them with wildcard receives. A
+// wildcard receive waits until no rank can move, so each costs a round
+// over every rank; this keeps that in sight.
+func BenchmarkMatchWildcards(b *testing.B) {
+	const workers, msgs = 255, 16
+	ranks := map[int][]Event{}
+	for range workers * msgs {
+		ranks[0] = append(ranks[0], Event{Op: Recv, Peer: AnySource, Tag: AnyTag, Count: 1, TypeSize: 8})
+	}
+	ranks[0] = append(ranks[0], Event{Op: Finalize})
+	for w := 1; w <= workers; w++ {
+		for range msgs {
+			ranks[w] = append(ranks[w], Event{Op: Send, Peer: 0, Count: 1, TypeSize: 8})
+		}
+		ranks[w] = append(ranks[w], Event{Op: Finalize})
+	}
+	tr := build(workers+1, ranks)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Match(tr, func(int, *Event) {}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
