@@ -124,7 +124,7 @@ type rankState struct {
 	recvReq *request         // a blocking receive's completion
 	colls   map[int]int      // collectives entered per communicator
 	out     []*Event         // events not yet emitted: a wildcard receive at the head is unresolved
-	pending map[*Event]bool  // unresolved wildcard receives in out
+	pending map[*Event]bool  // unmatched receives in out with a wildcard source or tag
 	unexp   []*message       // sends to this rank that found no receive
 	recvs   []*posted        // receives this rank posted that found no send
 }
@@ -389,7 +389,7 @@ func (m *matcher) heldBefore(rs *rankState, i, src int) bool {
 
 // recv posts rs's receive e.
 func (m *matcher) recv(rs *rankState, e, out *Event, q *request) {
-	if e.Peer == AnySource {
+	if e.Peer == AnySource || e.Tag == AnyTag {
 		rs.pending[out] = true
 	}
 	rs.recvs = append(rs.recvs, &posted{src: e.Peer, tag: e.Tag, req: q, out: out, ev: e})
@@ -448,7 +448,7 @@ func (m *matcher) pair(rs *rankState, i, j int) {
 	rs.unexp = slices.Delete(rs.unexp, i, i+1)
 	rs.recvs = slices.Delete(rs.recvs, j, j+1)
 	msg.req.done = true
-	m.complete(p, msg.src, rs)
+	m.complete(p, msg, rs)
 }
 
 // resolveWildcard gives one open wildcard receive its message and reports
@@ -501,12 +501,19 @@ func (m *matcher) matches(p *posted, src, tag int, bytes int64) bool {
 	return p.src == src
 }
 
-// complete finishes receive p, posted by rank rs, with a message from src.
-func (m *matcher) complete(p *posted, src int, rs *rankState) {
+// complete finishes receive p, posted by rank rs, with message msg: a
+// wildcard source or tag becomes the message's, so that the receive a
+// program is built from matches the same message without wildcards.
+func (m *matcher) complete(p *posted, msg *message, rs *rankState) {
 	p.req.done = true
 	if p.out.Peer == AnySource {
-		p.out.Peer = src
+		p.out.Peer = msg.src
 		m.res.Wildcards++
+	}
+	if p.out.Tag == AnyTag {
+		p.out.Tag = msg.tag
+	}
+	if rs.pending[p.out] {
 		delete(rs.pending, p.out)
 		m.flush(rs)
 	}

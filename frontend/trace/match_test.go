@@ -20,27 +20,28 @@ func build(n int, ranks map[int][]Event) *Trace {
 }
 
 // TestMatchResolvesWildcards: two wildcard receives on rank 0 get the
-// ranks whose messages they matched (seed 000, Algorithm 2).
+// ranks whose messages they matched (seed 000, Algorithm 2), and their
+// tags; so does a receive from a known rank with any tag.
 func TestMatchResolvesWildcards(t *testing.T) {
 	tr := build(3, map[int][]Event{
 		0: {{Op: Irecv, Peer: AnySource, Tag: AnyTag, Count: 1, TypeSize: 8},
 			{Op: Irecv, Peer: AnySource, Tag: AnyTag, Count: 1, TypeSize: 8},
-			{Op: Wait, Waits: []int{2, 1}}, {Op: Finalize}},
-		1: {{Op: Send, Peer: 0, Count: 1, TypeSize: 8}, {Op: Finalize}},
-		2: {{Op: Send, Peer: 0, Count: 1, TypeSize: 8}, {Op: Finalize}},
+			{Op: Irecv, Peer: 2, Tag: AnyTag, Count: 1, TypeSize: 8},
+			{Op: Wait, Waits: []int{3, 2, 1}}, {Op: Finalize}},
+		1: {{Op: Send, Peer: 0, Tag: 101, Count: 1, TypeSize: 8}, {Op: Finalize}},
+		2: {{Op: Send, Peer: 0, Tag: 102, Count: 1, TypeSize: 8}, {Op: Send, Peer: 0, Tag: 7, Count: 1, TypeSize: 8}, {Op: Finalize}},
 	})
-	var peers []int
+	var got [][2]int
 	res, err := Match(tr, func(r int, e *Event) {
 		if r == 0 && e.Op == Irecv {
-			peers = append(peers, e.Peer)
+			got = append(got, [2]int{e.Peer, e.Tag})
 		}
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	slices.Sort(peers)
-	if !slices.Equal(peers, []int{1, 2}) || res.Wildcards != 2 {
-		t.Errorf("wildcard receives resolved to %v (%d resolved); want [1 2]", peers, res.Wildcards)
+	if want := [][2]int{{1, 101}, {2, 102}, {2, 7}}; !slices.Equal(got, want) || res.Wildcards != 2 {
+		t.Errorf("receives resolved to (peer, tag) %v (%d wildcards); want %v and 2", got, res.Wildcards, want)
 	}
 }
 

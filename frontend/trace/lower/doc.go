@@ -42,7 +42,8 @@
 // there were), each collective to the Parley collective with the same MPI
 // meaning, the "v" collectives with sizes that are expressions of the
 // bound task variables (vcoll.go); MPI_Scan, which has no Parley
-// statement, is refused. Computation becomes COMPUTES FOR n MICROSECONDS for timed
+// statement, as the point-to-point exchange of MPICH's recursive-doubling
+// scan, which the header notes. Computation becomes COMPUTES FOR n MICROSECONDS for timed
 // traces (the per-call mean rounded to whole microseconds; calls under half
 // a microsecond are dropped) and COMPUTES n FLOPS for instruction or flop
 // counts: one traced instruction is one flop, so the machine model's flop

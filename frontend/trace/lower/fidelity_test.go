@@ -46,6 +46,19 @@ func expandTally(t *trace.Trace) []tally {
 			switch {
 			case e.Op.IsP2P():
 				out[r].add(e.Op.String(), e.Bytes())
+			case e.Op == trace.Scan:
+				// Written as MPICH's recursive-doubling scan: a receive
+				// and a send with rank r XOR m, for m = 1, 2, 4, ...
+				for m := 1; m < t.NumRanks; m *= 2 {
+					if r^m < t.NumRanks {
+						out[r].add("irecv", e.Bytes())
+						out[r].add("send", e.Bytes())
+					}
+				}
+			case e.Op == trace.Alltoall:
+				// A block for every other member; the observer reports
+				// what a rank sends in all.
+				out[r].add(collectiveKind[e.Op].String(), e.Bytes()*int64(commSize(t, e.Comm)-1))
 			case e.Op == trace.Alltoallv:
 				// The block a rank sends itself is a local copy, which
 				// Parley's EXCHANGE leaves out.
@@ -56,6 +69,14 @@ func expandTally(t *trace.Trace) []tally {
 		}
 	}
 	return out
+}
+
+// commSize is the number of ranks in communicator c of t.
+func commSize(t *trace.Trace, c int) int {
+	if c > 0 && c < len(t.Comms) && t.Comms[c] != nil {
+		return len(t.Comms[c])
+	}
+	return t.NumRanks
 }
 
 // observer tallies what the interpreter's tasks issue.

@@ -34,6 +34,9 @@ type Result struct {
 	// UnevenScatters counts MPI_Reduce_scatter statements whose blocks
 	// were uneven; REDUCE ... AND SCATTER THE RESULT splits evenly.
 	UnevenScatters int
+	// Scans counts MPI_Scan statements, written as the point-to-point
+	// exchange of MPICH's recursive-doubling scan.
+	Scans int
 	// Compute totals over all ranks, in the trace's unit: as traced and as
 	// the program performs it after rounding.
 	ComputeTraced, ComputeLowered float64
@@ -172,6 +175,7 @@ type lowerer struct {
 	// split REDUCE ... AND SCATTER makes; err is the first statement
 	// that could not be written.
 	unevenScatters int
+	scans          int
 	err            error
 }
 
@@ -271,8 +275,11 @@ func (l *lowerer) add(r int, e *trace.Event) error {
 		if len(e.Counts) > 0 {
 			s.counts = joinInt64s(e.Counts)
 		}
-		if e.Op == trace.Scan {
-			return fmt.Errorf("%s: MPI_Scan has no Parley collective, so the trace cannot be lowered exactly; remove the scan from the trace to lower the rest", e.Pos)
+		if e.Op == trace.Scan && len(rs.outstanding) > 0 {
+			// The scan's exchange ends in AWAITS COMPLETION, which also
+			// completes the rank's own requests.
+			rs.partial++
+			clear(rs.outstanding)
 		}
 	default:
 		return fmt.Errorf("%s: lowering %s is not supported", e.Pos, e.Op)

@@ -252,3 +252,33 @@ func splitInt64s(s string) []int64 {
 	}
 	return out
 }
+
+// scan writes an MPI_Scan over every rank as the exchange MPICH's
+// recursive-doubling scan makes: in step m = 1, 2, 4, ... each rank t
+// swaps its partial result with rank t XOR m, if there is one. Parley has
+// no scan statement; this keeps the scan's messages, which is what a
+// benchmark of the trace measures.
+func (l *lowerer) scan(st stmt, s sym) []string {
+	n := l.t.NumRanks
+	if len(st.calls) != n {
+		if l.err == nil {
+			l.err = fmt.Errorf("%s: MPI_Scan on a communicator of %d of the %d ranks: parley lower writes scans over every rank only", l.pos[st.calls[0].it.sym], len(st.calls), n)
+		}
+		return nil
+	}
+	l.scans++
+	if n == 1 {
+		return nil
+	}
+	var masks []string
+	for m := 1; m < n; m *= 2 {
+		masks = append(masks, fmt.Sprint(m))
+	}
+	if len(masks) > 3 {
+		masks = append(masks[:3], "...", masks[len(masks)-1])
+	}
+	msg := message(s.count, s.size)
+	who := "TASKS t SUCH THAT t XOR m < num_tasks"
+	return []string{fmt.Sprintf("FOR EACH m IN {%s} {\n%s ASYNCHRONOUSLY RECEIVE %s FROM TASK t XOR m THEN\n%s SEND %s TO UNSUSPECTING TASK t XOR m THEN\n%s AWAIT COMPLETION\n}",
+		strings.Join(masks, ", "), who, msg, who, msg, who)}
+}

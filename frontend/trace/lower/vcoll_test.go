@@ -1,10 +1,12 @@
 package lower
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/parley-hpc/parley/frontend/trace"
+	"github.com/parley-hpc/parley/frontend/trace/dumpi"
 )
 
 // TestVCollectives lowers the "v" collectives and MPI_Reduce_scatter of a
@@ -59,15 +61,50 @@ func TestVCollectives(t *testing.T) {
 	checkCalls(t, tr, res, n)
 }
 
-// TestScanRefused: MPI_Scan has no Parley statement, and lowering says
-// where it is and what to do rather than writing something else.
-func TestScanRefused(t *testing.T) {
-	b := trace.NewBuilder("test", 2, trace.Microseconds)
-	for r := range 2 {
+// TestScan: MPI_Scan, which Parley has no statement for, becomes the
+// exchange of MPICH's recursive-doubling scan, and the header says so. On
+// six ranks, rank 5 has partners 4 and 1 only (5 XOR 2 = 7 is no rank).
+func TestScan(t *testing.T) {
+	const n = 6
+	b := trace.NewBuilder("test", n, trace.Microseconds)
+	for r := range n {
 		b.Add(r, trace.Event{Op: trace.Scan, Count: 4, TypeSize: 8, Pos: trace.Pos{File: "scan.trace", Line: 7}})
 	}
-	_, err := Lower(b.Trace(), Options{Name: "scan"})
-	if err == nil || !strings.Contains(err.Error(), "scan.trace:7") || !strings.Contains(err.Error(), "MPI_Scan") {
-		t.Fatalf("err = %v; want the scan's position and why", err)
+	tr := b.Trace()
+	res, err := Lower(tr, Options{Name: "scan"})
+	if err != nil {
+		t.Fatal(err)
 	}
+	src := string(res.Source)
+	for _, want := range []string{
+		"FOR EACH m IN {1, 2, 4} {",
+		"TASKS t SUCH THAT t XOR m < num_tasks ASYNCHRONOUSLY RECEIVE A 4 DOUBLEWORD MESSAGE FROM TASK t XOR m",
+		"# 1 MPI_Scan statements are written as MPICH's recursive-doubling scan",
+	} {
+		if !strings.Contains(src, want) {
+			t.Errorf("missing %q in:\n%s", want, src)
+		}
+	}
+	if got := interpretTally(t, res, n)[5]["send"]; got != [2]int64{2, 64} {
+		t.Errorf("rank 5 sends %v (count, bytes); want 2 messages of 32 bytes", got)
+	}
+	checkCalls(t, tr, res, n)
+}
+
+// TestDumpiEveryCollective lowers the real DUMPI trace of a program that
+// calls every MPI collective (its source is in the test data), scan
+// included, and checks each rank's calls against the trace.
+func TestDumpiEveryCollective(t *testing.T) {
+	tr, err := dumpi.Read(filepath.Join("..", "dumpi", "testdata", "ring"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Lower(tr, Options{Name: "ring"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Scans == 0 {
+		t.Errorf("no scan lowered; the trace's program calls MPI_Scan:\n%s", res.Source)
+	}
+	checkCalls(t, tr, res, tr.NumRanks)
 }
