@@ -148,6 +148,22 @@ func checkCalls(t *testing.T, tr *trace.Trace, res *Result, n int) {
 	}
 }
 
+// lowerContaining lowers tr and fails t unless the program holds each of
+// wants.
+func lowerContaining(t *testing.T, tr *trace.Trace, name string, wants ...string) *Result {
+	t.Helper()
+	res, err := Lower(tr, Options{Name: name})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range wants {
+		if !strings.Contains(string(res.Source), want) {
+			t.Errorf("missing %q in:\n%s", want, res.Source)
+		}
+	}
+	return res
+}
+
 // TestFidelity lowers each shared trace and checks that interpreting the
 // program issues, per rank and per call kind, exactly the calls and bytes
 // that expanding the trace gives; and that the program stays small and
