@@ -30,7 +30,8 @@ type Matched struct {
 // use for any message), a blocking receive until its message is sent, a
 // wait until its requests complete, and a collective, Finalize included,
 // until every member of its communicator arrives. Each event is visited
-// once: the work is O(ranks x events per rank).
+// once, and each wildcard receive costs a round over the ranks: the work
+// is O(ranks x (events + wildcard receives) per rank).
 //
 // A wildcard receive takes no message while any rank can move without it:
 // once none can, the message that has waited longest goes to the wildcard
@@ -123,7 +124,7 @@ type rankState struct {
 	sendReq *request         // a blocking send's completion
 	recvReq *request         // a blocking receive's completion
 	colls   map[int]int      // collectives entered per communicator
-	out     []*Event         // events not yet emitted: a wildcard receive at the head is unresolved
+	out     []*Event         // events not yet emitted: a pending receive at the head holds back the rest
 	pending map[*Event]bool  // unmatched receives in out with a wildcard source or tag
 	unexp   []*message       // sends to this rank that found no receive
 	recvs   []*posted        // receives this rank posted that found no send
@@ -144,8 +145,8 @@ type matcher struct {
 	coll  map[collKey]*collective
 	res   Matched
 	eager int64
-	sent  int64 // messages sent so far
-	held  map[int]bool
+	sent  int64        // messages sent so far
+	held  map[int]bool // deliverTo's scratch: senders with a message waiting for a wildcard
 	// sameSize: a wildcard receive matches only messages of its size.
 	sameSize bool
 }

@@ -278,6 +278,9 @@ func (l *lowerer) scan(st stmt, s sym) []string {
 		masks = append(masks[:3], "...", masks[len(masks)-1])
 	}
 	msg := message(s.count, s.size)
+	if st.vary != nil && st.vary.msg != "" {
+		msg = st.vary.msg // a size that changes with a FOR EACH loop's variable
+	}
 	who := "TASKS t SUCH THAT t XOR m < num_tasks"
 	return []string{fmt.Sprintf("FOR EACH m IN {%s} {\n%s ASYNCHRONOUSLY RECEIVE %s FROM TASK t XOR m THEN\n%s SEND %s TO UNSUSPECTING TASK t XOR m THEN\n%s AWAIT COMPLETION\n}",
 		strings.Join(masks, ", "), who, msg, who, msg, who)}
