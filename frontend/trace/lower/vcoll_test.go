@@ -59,15 +59,20 @@ func TestScan(t *testing.T) {
 	b := trace.NewBuilder("test", n, trace.Microseconds)
 	for r := range n {
 		b.Add(r, trace.Event{Op: trace.Scan, Count: 4, TypeSize: 8, Pos: trace.Pos{File: "scan.trace", Line: 7}})
+		for k := range 3 { // sizes that change: a FOR EACH loop
+			b.Add(r, trace.Event{Op: trace.Barrier, Pos: trace.Pos{File: "scan.trace", Line: 8}})
+			b.Add(r, trace.Event{Op: trace.Scan, Count: int64(k + 1), TypeSize: 8, Pos: trace.Pos{File: "scan.trace", Line: 9}})
+		}
 	}
 	tr := b.Trace()
 	res := lowerContaining(t, tr, "scan",
 		"FOR EACH m IN {1, 2, 4} {",
 		"TASKS t SUCH THAT t XOR m < num_tasks ASYNCHRONOUSLY RECEIVE A 4 DOUBLEWORD MESSAGE FROM TASK t XOR m",
-		"# 1 MPI_Scan statements are written as MPICH's recursive-doubling scan",
+		"TASKS t SUCH THAT t XOR m < num_tasks SEND A 4 IF i = 1 OTHERWISE 1 IF i = 2 OTHERWISE 2 DOUBLEWORD MESSAGE TO UNSUSPECTING TASK t XOR m",
+		"# 2 MPI_Scan statements are written as MPICH's recursive-doubling scan",
 	)
-	if got := interpretTally(t, res, n)[5]["send"]; got != [2]int64{2, 64} {
-		t.Errorf("rank 5 sends %v (count, bytes); want 2 messages of 32 bytes", got)
+	if got := interpretTally(t, res, n)[5]["send"]; got != [2]int64{8, 64 + 2*(8+16+24)} {
+		t.Errorf("rank 5 sends %v (count, bytes); want 2 messages per scan, of 32, 8, 16 and 24 bytes", got)
 	}
 	checkCalls(t, tr, res, n)
 }
