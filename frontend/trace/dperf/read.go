@@ -1,7 +1,6 @@
 package dperf
 
 import (
-	"bytes"
 	"errors"
 	"io"
 	"io/fs"
@@ -10,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/parley-hpc/parley/frontend/trace"
+	"github.com/parley-hpc/parley/frontend/trace/wordline"
 )
 
 // source is one file of a trace, which the reader reads twice.
@@ -45,21 +45,9 @@ func Read(path string) (*trace.Trace, error) {
 // positions. It reads r twice: by seeking if r is an io.Seeker, else from
 // a copy in memory.
 func Parse(name string, r io.Reader) (*trace.Trace, error) {
-	rs, ok := r.(io.ReadSeeker)
-	if !ok {
-		data, err := io.ReadAll(r)
-		if err != nil {
-			return nil, err
-		}
-		rs = bytes.NewReader(data)
-	}
-	start, err := rs.Seek(0, io.SeekCurrent)
+	open, err := wordline.Reopener(r)
 	if err != nil {
 		return nil, err
-	}
-	open := func() (io.ReadCloser, error) {
-		_, err := rs.Seek(start, io.SeekStart)
-		return io.NopCloser(rs), err
 	}
 	return read(name, []source{{name: name, open: open}})
 }
@@ -74,9 +62,9 @@ func read(name string, srcs []source) (*trace.Trace, error) {
 	if n == 0 {
 		return nil, trace.Errorf(name, 1, 1, "no trace lines: expected lines pRANK ACTION [ARGUMENTS]")
 	}
-	if idle := n - sv.count; idle > maxIdleRanks {
+	if idle := n - sv.ranks.Len(); idle > maxIdleRanks {
 		at := sv.maxAt
-		return nil, trace.Errorf(at.file, at.line, at.col, "p%d makes a trace of %d ranks of which %d have lines; at most %d ranks may have none, so the rank number looks damaged", sv.maxRank, n, sv.count, maxIdleRanks)
+		return nil, trace.Errorf(at.file, at.line, at.col, "p%d makes a trace of %d ranks of which %d have lines; at most %d ranks may have none, so the rank number looks damaged", sv.maxRank, n, sv.ranks.Len(), maxIdleRanks)
 	}
 	p := &parser{
 		n:        n,
@@ -207,9 +195,8 @@ func (q *sizeQueue) pop() int64 {
 type survey struct {
 	maxRank  int
 	maxAt    where
-	ranks    []uint64 // bit set of the ranks that have lines
-	count    int
-	owner    map[int]int // rank -> index of the source holding its lines
+	ranks    wordline.RankSet // the ranks that have lines
+	owner    map[int]int      // rank -> index of the source holding its lines
 	sends    map[channel]*sizeQueue
 	commSize int
 	commAt   where
@@ -250,14 +237,7 @@ func (s *survey) saw(r int, file string, l line) {
 		s.maxRank = r
 		s.maxAt = where{file, l.Num, l.Fields[0].Col}
 	}
-	word, bit := r/64, uint64(1)<<(r%64)
-	if word >= len(s.ranks) {
-		s.ranks = append(s.ranks, make([]uint64, word+1-len(s.ranks))...)
-	}
-	if s.ranks[word]&bit == 0 {
-		s.ranks[word] |= bit
-		s.count++
-	}
+	s.ranks.Add(r)
 }
 
 // look records the sends and the first comm_size; lines the second pass

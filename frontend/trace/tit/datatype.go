@@ -1,7 +1,5 @@
 package tit
 
-import "fmt"
-
 // datatypeSizes maps SimGrid's datatype ids (simgrid::smpi::Datatype::
 // encode and decode, src/smpi/mpi/smpi_datatype.cpp) to their sizes in
 // bytes on LP64, for the current form. Ids 0-50 are the same since SimGrid
@@ -108,12 +106,4 @@ func (p *parser) datatypeSize(l line, i int, usage string) (int64, error) {
 		return 0, p.errorf(l, i, "datatype id %d is not one of SimGrid's predefined datatypes (0-59 but for 55 and 56); expected %s", id, usage)
 	}
 	return size, nil
-}
-
-// quote quotes a field for a message, shortening a long one.
-func quote(s string) string {
-	if len(s) > 40 {
-		s = s[:40] + "..."
-	}
-	return fmt.Sprintf("%q", s)
 }

@@ -66,4 +66,5 @@ func parseRankText(text string) (int, bool) { return wordline.ParseRank(text, ma
 var (
 	isDecimal  = wordline.IsDecimal
 	parseFloat = wordline.ParseFloat
+	quote      = wordline.Quote
 )

@@ -106,15 +106,7 @@ func (p *parser) state(r int) *rankState {
 // errorf reports a problem with field i of l; an i past the last field
 // points just after the line's end, where a missing argument would be.
 func (p *parser) errorf(l line, i int, format string, args ...any) error {
-	col := 1
-	switch {
-	case i < len(l.Fields):
-		col = l.Fields[i].Col
-	case len(l.Fields) > 0:
-		last := l.Fields[len(l.Fields)-1]
-		col = last.Col + len(last.Text) + 1
-	}
-	return trace.Errorf(p.file, l.Num, col, format, args...)
+	return l.Errorf(p.file, i, format, args...)
 }
 
 // add appends an event of the current rank at line l.
@@ -203,33 +195,12 @@ func (p *parser) line(r int, l line) error {
 
 // arity checks that l has between min and max arguments after its action.
 func (p *parser) arity(l line, min, max int, usage string) error {
-	n := len(l.Fields) - 2
-	action := l.Fields[1].Text
-	switch {
-	case n < min && min == max:
-		return p.errorf(l, len(l.Fields), "%s needs %d argument%s, found %d; expected %s", action, min, plural(min), n, usage)
-	case n < min:
-		return p.errorf(l, len(l.Fields), "%s needs at least %d argument%s, found %d; expected %s", action, min, plural(min), n, usage)
-	case n > max:
-		return p.errorf(l, 2+max, "%s takes at most %d argument%s, found %d; expected %s", action, max, plural(max), n, usage)
-	}
-	return nil
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
+	return l.Arity(p.file, min, max, usage)
 }
 
 // amount reads a non-negative number (flops, seconds).
 func (p *parser) amount(l line, i int, what, usage string) (float64, error) {
-	v, ok := parseFloat(l.Fields[i].Text)
-	if !ok || v < 0 {
-		return 0, p.errorf(l, i, "%s needs a non-negative number of %s, found %s; expected %s", l.Fields[1].Text, what, quote(l.Fields[i].Text), usage)
-	}
-	return v, nil
+	return l.Amount(p.file, i, what, usage)
 }
 
 // size reads a count as SimGrid's parse_integer does: a decimal number,

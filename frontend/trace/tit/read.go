@@ -1,7 +1,6 @@
 package tit
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -11,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/parley-hpc/parley/frontend/trace"
+	"github.com/parley-hpc/parley/frontend/trace/wordline"
 )
 
 // source is one file of a trace, which the reader reads twice.
@@ -59,21 +59,9 @@ func Read(path string) (*trace.Trace, error) {
 // positions. It reads r twice: by seeking if r is an io.Seeker, else from
 // a copy in memory.
 func Parse(name string, r io.Reader) (*trace.Trace, error) {
-	rs, ok := r.(io.ReadSeeker)
-	if !ok {
-		data, err := io.ReadAll(r)
-		if err != nil {
-			return nil, err
-		}
-		rs = bytes.NewReader(data)
-	}
-	start, err := rs.Seek(0, io.SeekCurrent)
+	open, err := wordline.Reopener(r)
 	if err != nil {
 		return nil, err
-	}
-	open := func() (io.ReadCloser, error) {
-		_, err := rs.Seek(start, io.SeekStart)
-		return io.NopCloser(rs), err
 	}
 	return read(name, []source{{name: name, open: open, rank: -1}})
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/parley-hpc/parley/frontend/trace"
+	"github.com/parley-hpc/parley/frontend/trace/wordline"
 )
 
 // How strongly a line tells the two forms apart, strongest first.
@@ -44,9 +45,8 @@ type where struct {
 // clues to its form.
 type survey struct {
 	maxRank int
-	maxAt   where    // where maxRank was seen
-	ranks   []uint64 // bit set of the ranks that have lines
-	count   int      // how many ranks have lines
+	maxAt   where            // where maxRank was seen
+	ranks   wordline.RankSet // the ranks that have lines
 	clues   [numStrengths][2]*clue
 	owner   map[int]int // rank -> index of the source holding its lines
 	seq     int
@@ -104,23 +104,16 @@ func (s *survey) saw(r int, file string, l line) {
 		s.maxRank = r
 		s.maxAt = where{file, l.Num, l.Fields[0].Col}
 	}
-	word, bit := r/64, uint64(1)<<(r%64)
-	if word >= len(s.ranks) {
-		s.ranks = append(s.ranks, make([]uint64, word+1-len(s.ranks))...)
-	}
-	if s.ranks[word]&bit == 0 {
-		s.ranks[word] |= bit
-		s.count++
-	}
+	s.ranks.Add(r)
 }
 
 // checkRanks refuses a trace whose highest rank would leave more than
 // maxIdleRanks ranks without lines: a damaged rank number, which would
 // otherwise cost memory for ranks that do nothing.
 func (s *survey) checkRanks() error {
-	if idle := s.maxRank + 1 - s.count; idle > maxIdleRanks {
+	if idle := s.maxRank + 1 - s.ranks.Len(); idle > maxIdleRanks {
 		at := s.maxAt
-		return trace.Errorf(at.file, at.line, at.col, "rank %d makes a trace of %d ranks of which %d have lines; at most %d ranks may have none, so the rank number looks damaged", s.maxRank, s.maxRank+1, s.count, maxIdleRanks)
+		return trace.Errorf(at.file, at.line, at.col, "rank %d makes a trace of %d ranks of which %d have lines; at most %d ranks may have none, so the rank number looks damaged", s.maxRank, s.maxRank+1, s.ranks.Len(), maxIdleRanks)
 	}
 	return nil
 }

@@ -170,3 +170,104 @@ func ParseFloat(text string) (float64, bool) {
 	}
 	return v, true
 }
+
+// Errorf reports a problem with field i of l in file; an i past the last
+// field points just after the line's end, where a missing argument would
+// be.
+func (l Line) Errorf(file string, i int, format string, args ...any) error {
+	col := 1
+	switch {
+	case i < len(l.Fields):
+		col = l.Fields[i].Col
+	case len(l.Fields) > 0:
+		last := l.Fields[len(l.Fields)-1]
+		col = last.Col + len(last.Text) + 1
+	}
+	return trace.Errorf(file, l.Num, col, format, args...)
+}
+
+// Arity checks that l, "RANK ACTION ARGUMENTS...", has between min and max
+// arguments; usage is the action's syntax, for the message.
+func (l Line) Arity(file string, min, max int, usage string) error {
+	n := len(l.Fields) - 2
+	action := l.Fields[1].Text
+	switch {
+	case n < min && min == max:
+		return l.Errorf(file, len(l.Fields), "%s needs %d argument%s, found %d; expected %s", action, min, plural(min), n, usage)
+	case n < min:
+		return l.Errorf(file, len(l.Fields), "%s needs at least %d argument%s, found %d; expected %s", action, min, plural(min), n, usage)
+	case n > max:
+		return l.Errorf(file, 2+max, "%s takes at most %d argument%s, found %d; expected %s", action, max, plural(max), n, usage)
+	}
+	return nil
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// Amount reads field i of l as a non-negative number of what (seconds,
+// flops, ...).
+func (l Line) Amount(file string, i int, what, usage string) (float64, error) {
+	v, ok := ParseFloat(l.Fields[i].Text)
+	if !ok || v < 0 {
+		return 0, l.Errorf(file, i, "%s needs a non-negative number of %s, found %s; expected %s", l.Fields[1].Text, what, Quote(l.Fields[i].Text), usage)
+	}
+	return v, nil
+}
+
+// Quote quotes a field for a message, shortening a long one.
+func Quote(s string) string {
+	if len(s) > 40 {
+		s = s[:40] + "..."
+	}
+	return strconv.Quote(s)
+}
+
+// Reopener returns a function that opens r from where it stands now, as
+// many times as a reader needs to pass over it: by seeking if r is an
+// io.Seeker, else over a copy in memory.
+func Reopener(r io.Reader) (func() (io.ReadCloser, error), error) {
+	rs, ok := r.(io.ReadSeeker)
+	if !ok {
+		data, err := io.ReadAll(r)
+		if err != nil {
+			return nil, err
+		}
+		rs = bytes.NewReader(data)
+	}
+	start, err := rs.Seek(0, io.SeekCurrent)
+	if err != nil {
+		return nil, err
+	}
+	return func() (io.ReadCloser, error) {
+		_, err := rs.Seek(start, io.SeekStart)
+		return io.NopCloser(rs), err
+	}, nil
+}
+
+// RankSet is a set of rank numbers, a bit per rank.
+type RankSet struct {
+	words []uint64
+	n     int
+}
+
+// Add adds r and reports whether it was new.
+func (s *RankSet) Add(r int) bool {
+	word, bit := r/64, uint64(1)<<(r%64)
+	if word >= len(s.words) {
+		s.words = append(s.words, make([]uint64, word+1-len(s.words))...)
+	}
+	if s.words[word]&bit != 0 {
+		return false
+	}
+	s.words[word] |= bit
+	s.n++
+	return true
+}
+
+// Len is the number of ranks in the set.
+func (s *RankSet) Len() int { return s.n }
