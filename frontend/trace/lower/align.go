@@ -29,7 +29,7 @@ func (l *lowerer) itemKey(ln *lane, k int) int64 {
 	if it.loop != nil {
 		return 1<<40 + it.loop.count
 	}
-	return int64(l.shapeOf[it.sym])
+	return int64(it.shape)
 }
 
 // weight is what matching two items is worth: collectives must line up,

@@ -47,7 +47,7 @@ func Lower(t *trace.Trace, opts Options) (*Result, error) {
 	if t.NumRanks < 1 {
 		return nil, fmt.Errorf("the trace has no ranks")
 	}
-	l := &lowerer{t: t, syms: map[sym]int32{}, shapes: map[sym]int32{}}
+	l := &lowerer{t: t, syms: map[sym]int32{}, shapes: map[sym]int32{}, pairs: map[[2]int]bool{}}
 	l.ranks = make([]*rankState, t.NumRanks)
 	for r := range l.ranks {
 		l.ranks[r] = &rankState{comp: trace.NewSymbolCompressor(0)}
@@ -60,10 +60,11 @@ func Lower(t *trace.Trace, opts Options) (*Result, error) {
 		return nil, err
 	}
 	res := &Result{Wildcards: matched.Wildcards}
+	l.mesh = stencilMesh(l.pairs, t.NumRanks)
 	trees := make([][]*item, t.NumRanks)
 	for r, rs := range l.ranks {
 		res.PartialWaits += rs.partial
-		trees[r] = newTree(rs.comp.Finish())
+		trees[r] = newTree(rs.comp.Finish(), func(id int32) int32 { return l.shapeAt(r, id) })
 	}
 	// The second pass replays the same calls along the folded program and
 	// adds each computation to its position there, for the mean per
@@ -169,6 +170,11 @@ type lowerer struct {
 	shapes  map[sym]int32
 	shapeOf []int32
 	pos     []trace.Pos // where each symbol was first seen
+	// pairs are the (rank, peer) pairs of the point-to-point calls; mesh
+	// is the stencil mesh they fit, if any (stencilMesh), on which a
+	// message's shape includes its direction.
+	pairs map[[2]int]bool
+	mesh  []int
 
 	tracedCompute, loweredCompute float64
 	// unevenScatters counts reduce-scatters whose blocks are not the even
@@ -197,29 +203,60 @@ func (l *lowerer) intern(s sym, e *trace.Event) int32 {
 	id := int32(len(l.table))
 	l.syms[s] = id
 	l.table = append(l.table, s)
-	shape := s
-	shape.off = 0
-	switch {
-	case s.op.IsP2P():
-		// A statement's message size may differ per rank, as at the
-		// edges of a domain decomposition.
-		shape.count = 0
-	case s.op == trace.Gatherv, s.op == trace.Scatterv, s.op == trace.Allgatherv, s.op == trace.Alltoallv:
-		// Each member has its own count, and only some hold them all.
-		shape.count, shape.counts = 0, ""
-	}
-	sh, ok := l.shapes[shape]
-	if !ok {
-		sh = int32(len(l.shapes))
-		l.shapes[shape] = sh
-	}
-	l.shapeOf = append(l.shapeOf, sh)
+	l.shapeOf = append(l.shapeOf, l.shapeID(shapeKey(s)))
 	var p trace.Pos
 	if e != nil {
 		p = e.Pos
 	}
 	l.pos = append(l.pos, p)
 	return id
+}
+
+// shapeKey is the part of a symbol its shape keeps.
+func shapeKey(s sym) sym {
+	s.off = 0
+	switch {
+	case s.op.IsP2P():
+		// A statement's message size may differ per rank, as at the
+		// edges of a domain decomposition.
+		s.count = 0
+	case s.op == trace.Gatherv, s.op == trace.Scatterv, s.op == trace.Allgatherv, s.op == trace.Alltoallv:
+		// Each member has its own count, and only some hold them all.
+		s.count, s.counts = 0, ""
+	}
+	return s
+}
+
+// shapeID numbers a shape.
+func (l *lowerer) shapeID(key sym) int32 {
+	sh, ok := l.shapes[key]
+	if !ok {
+		sh = int32(len(l.shapes))
+		l.shapes[key] = sh
+	}
+	return sh
+}
+
+// shapeAt is the shape of symbol id done by rank r. On a stencil mesh a
+// message's shape also keeps its direction, the peer's signed distance
+// from r: a rank on the edge then lines up its calls to its west
+// neighbour with those of the ranks inside, not with its first call to
+// any neighbour.
+func (l *lowerer) shapeAt(r int, id int32) int32 {
+	s := l.table[id]
+	if l.mesh == nil || !s.op.IsP2P() {
+		return l.shapeOf[id]
+	}
+	n := l.t.NumRanks
+	key := shapeKey(s)
+	peer := (r + s.off) % n
+	key.off = peer - r
+	if k, _ := unitStep(r, peer, l.mesh); l.mesh[k] == 2 {
+		// Along a dimension of two, the step goes to the one other rank
+		// either way, and both ranks name each other as t XOR k does.
+		key.off = n + k
+	}
+	return l.shapeID(key)
 }
 
 // add takes rank r's next matched call.
@@ -244,6 +281,7 @@ func (l *lowerer) add(r int, e *trace.Event) error {
 		return nil
 	case e.Op.IsP2P():
 		s.off = ((e.Peer-r)%n + n) % n
+		l.pairs[[2]int{r, e.Peer}] = true
 		s.tag, s.count, s.size = e.Tag, e.Count, e.TypeSize
 		if s.tag == trace.AnyTag {
 			s.tag = 0
@@ -330,7 +368,7 @@ func (l *lowerer) treeKey(tree []*item) string {
 				walk(it.loop.body)
 				b.WriteByte(')')
 			} else {
-				fmt.Fprintf(&b, "%d,", l.shapeOf[it.sym])
+				fmt.Fprintf(&b, "%d,", it.shape)
 			}
 		}
 	}
@@ -510,15 +548,15 @@ func (l *lowerer) pickLocal(active []*lane) (int32, bool) {
 		if it.loop != nil || l.collective(it.sym) {
 			continue
 		}
-		s := l.shapeOf[it.sym]
+		s := it.shape
 		front, later := 0, 0
 		for _, o := range active {
-			if f := o.front(); f.loop == nil && l.shapeOf[f.sym] == s {
+			if f := o.front(); f.loop == nil && f.shape == s {
 				front++
 				continue
 			}
 			for k := o.pos + 1; k < o.len() && k <= o.pos+lookahead; k++ {
-				if f := o.at(k); f.loop == nil && l.shapeOf[f.sym] == s {
+				if f := o.at(k); f.loop == nil && f.shape == s {
 					later++
 					break
 				}
@@ -535,7 +573,7 @@ func (l *lowerer) pickLocal(active []*lane) (int32, bool) {
 func (l *lowerer) take(active []*lane, s int32) stmt {
 	var st stmt
 	for _, ln := range active {
-		if it := ln.front(); it.loop == nil && l.shapeOf[it.sym] == s {
+		if it := ln.front(); it.loop == nil && it.shape == s {
 			for i, r := range ln.ranks {
 				st.calls = append(st.calls, call{rank: r, it: ln.seqs[i][ln.pos]})
 			}
@@ -578,10 +616,10 @@ func (l *lowerer) collective(id int32) bool { return l.table[id].op.IsCollective
 // pickCollective places a collective at which every member has arrived.
 func (l *lowerer) pickCollective(active []*lane) (stmt, error) {
 	for _, ln := range active {
-		s := l.shapeOf[ln.front().sym]
+		s := ln.front().shape
 		var ranks []int
 		for _, o := range active {
-			if it := o.front(); it.loop == nil && l.shapeOf[it.sym] == s {
+			if it := o.front(); it.loop == nil && it.shape == s {
 				ranks = append(ranks, o.ranks...)
 			}
 		}

@@ -187,6 +187,11 @@ func (l *lowerer) p2p(st stmt, s sym) []string {
 		}
 		xorOK = xorOK && peer == c.rank^xor
 	}
+	if len(offs) == 1 {
+		if who, peer, ok := l.stencilPeer(ranks, offs[0]); ok {
+			return []string{verb(who, ranks, peer)}
+		}
+	}
 	if len(offs) > 1 && xorOK && len(ranks) > 1 {
 		who, v := l.tasks(ranks, true)
 		return []string{verb(who, ranks, fmt.Sprintf("TASK %s XOR %d", v, xor))}

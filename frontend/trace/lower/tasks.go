@@ -314,17 +314,53 @@ func meshNeighbor(rs, peers []int, n int, v string) (string, bool) {
 		if !fits {
 			continue
 		}
-		shape, offs := make([]string, len(dims)), make([]string, len(dims))
-		for k, size := range dims {
-			shape[k] = fmt.Sprint(size)
-			if wrap[k] {
-				shape[k] += "*"
-			}
-			offs[k] = fmt.Sprint(steps[k])
-		}
-		return fmt.Sprintf("MESH_NEIGHBOR((%s), %s, (%s))", strings.Join(shape, ", "), v, strings.Join(offs, ", ")), true
+		return meshNeighborCall(dims, steps, wrap, v), true
 	}
 	return "", false
+}
+
+// meshNeighborCall writes MESH_NEIGHBOR of v on the mesh dims, a
+// dimension marked * where it wraps.
+func meshNeighborCall(dims, steps []int, wrap []bool, v string) string {
+	shape, offs := make([]string, len(dims)), make([]string, len(dims))
+	for k, size := range dims {
+		shape[k] = fmt.Sprint(size)
+		if wrap[k] {
+			shape[k] += "*"
+		}
+		offs[k] = fmt.Sprint(steps[k])
+	}
+	return fmt.Sprintf("MESH_NEIGHBOR((%s), %s, (%s))", strings.Join(shape, ", "), v, strings.Join(offs, ", "))
+}
+
+// stencilPeer writes the peers of ranks rs, each at offset off, as one
+// neighbour on the trace's stencil mesh (lowerer.mesh), for ALL TASKS t,
+// when rs are exactly the ranks that have that neighbour: the others'
+// MESH_NEIGHBOR is off the mesh, and a message to or from a task off the
+// mesh is no message. It reports false otherwise.
+func (l *lowerer) stencilPeer(rs []int, off int) (string, string, bool) {
+	dims, n := l.mesh, l.t.NumRanks
+	if dims == nil {
+		return "", "", false
+	}
+	steps := make([]int, len(dims))
+	for k := range dims {
+		steps[k] = coord((rs[0]+off)%n, dims, k) - coord(rs[0], dims, k)
+	}
+	wrap := make([]bool, len(dims))
+	j := 0
+	for r := range n {
+		peer := neighbor(r, dims, steps, wrap)
+		if j < len(rs) && rs[j] == r {
+			j++
+			if peer != (r+off)%n {
+				return "", "", false
+			}
+		} else if peer >= 0 {
+			return "", "", false
+		}
+	}
+	return "ALL TASKS t", "TASK " + meshNeighborCall(dims, steps, wrap, "t"), true
 }
 
 // meshShapes lists the 2-D and then 3-D meshes of n ranks with every
@@ -376,4 +412,46 @@ func abs(x int) int {
 		return -x
 	}
 	return x
+}
+
+// stencilMesh returns the first 2-D or 3-D row-major mesh (meshShapes'
+// order) on which every (rank, peer) pair is one step along one dimension
+// without wrapping, with steps along every dimension: a stencil's halo
+// exchange. It returns nil when no mesh fits.
+func stencilMesh(pairs map[[2]int]bool, n int) []int {
+	if len(pairs) == 0 {
+		return nil
+	}
+	for _, dims := range meshShapes(n) {
+		used := make([]bool, len(dims))
+		fits := true
+		for p := range pairs {
+			k, ok := unitStep(p[0], p[1], dims)
+			if !ok {
+				fits = false
+				break
+			}
+			used[k] = true
+		}
+		if fits && !slices.Contains(used, false) {
+			return dims
+		}
+	}
+	return nil
+}
+
+// unitStep reports whether b is one step from a along a single dimension
+// of the mesh dims, without wrapping, and along which.
+func unitStep(a, b int, dims []int) (int, bool) {
+	dim, steps := 0, 0
+	for k := range dims {
+		switch abs(coord(b, dims, k) - coord(a, dims, k)) {
+		case 0:
+		case 1:
+			dim, steps = k, steps+1
+		default:
+			return 0, false
+		}
+	}
+	return dim, steps == 1
 }

@@ -6,8 +6,11 @@ import "github.com/parley-hpc/parley/frontend/trace"
 // Unlike a trace.Seq, which shares equal loops, each rank has its own
 // items, so each position gathers its own computation.
 type item struct {
-	sym  int32
-	loop *loop
+	sym int32
+	// shape is what the item does, as alignment and classes compare it
+	// (lowerer.shapeAt).
+	shape int32
+	loop  *loop
 	// amount is the computation done at this position over all its runs,
 	// in the trace's unit (compute symbols only).
 	amount float64
@@ -27,14 +30,15 @@ func (it *item) mean() float64 {
 	return it.amount / float64(it.runs)
 }
 
-// newTree copies a folded sequence into items of their own.
-func newTree(s trace.Seq) []*item {
+// newTree copies a folded sequence into items of their own, each call
+// with its shape.
+func newTree(s trace.Seq, shape func(int32) int32) []*item {
 	out := make([]*item, len(s))
 	for i, x := range s {
 		if x.Loop != nil {
-			out[i] = &item{loop: &loop{count: x.Loop.Count, body: newTree(x.Loop.Body)}}
+			out[i] = &item{loop: &loop{count: x.Loop.Count, body: newTree(x.Loop.Body, shape)}}
 		} else {
-			out[i] = &item{sym: x.Sym}
+			out[i] = &item{sym: x.Sym, shape: shape(x.Sym)}
 		}
 	}
 	return out
