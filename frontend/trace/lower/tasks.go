@@ -60,21 +60,79 @@ func setRelation(rs []int, n int) string {
 		cands = append(cands, m)
 	}
 	cands = append(cands, "t IS IN {"+joinInts(rs)+"}")
-	// A list says least about the pattern: it wins only when much
-	// shorter than a rule.
-	cost := func(c string) int {
-		if strings.HasPrefix(c, "t IS IN {") && !strings.Contains(c, "...") && strings.Count(c, ",") > 1 {
-			return 2 * len(c)
-		}
-		return len(c)
-	}
 	best := cands[0]
 	for _, c := range cands[1:] {
-		if cost(c) < cost(best) {
+		if relationCost(c) < relationCost(best) {
 			best = c
 		}
 	}
 	return best
+}
+
+// relationCost ranks relations for setRelation: by length, except that a
+// list, which says least about the pattern, wins only when much shorter
+// than a rule.
+func relationCost(c string) int {
+	if strings.Contains(c, "IS IN {") && !strings.Contains(c, "...") && strings.Count(c, ",") > 1 {
+		return 2 * len(c)
+	}
+	return len(c)
+}
+
+// relationFor is the shortest relation on t that holds for every rank of
+// in and for none of out, among 0..n-1; ranks in neither may go either
+// way. Besides in itself it tries the range and, for each mesh width, the
+// block that in spans, widened to whole rows or columns, whenever they
+// leave out every rank of out: an edge rank's message size, for instance,
+// is 80 on the rows inside the mesh, whatever ranks that send nothing
+// there would have.
+func relationFor(in, out []int, n int) string {
+	best := setRelation(in, n)
+	excluded := map[int]bool{}
+	for _, r := range out {
+		excluded[r] = true
+	}
+	try := func(set []int) {
+		for _, r := range set {
+			if excluded[r] {
+				return
+			}
+		}
+		if c := setRelation(set, n); relationCost(c) < relationCost(best) {
+			best = c
+		}
+	}
+	lo, hi := slices.Min(in), slices.Max(in)
+	try(rankRange(lo, hi))
+	for w := 2; w < n; w++ {
+		if n%w != 0 {
+			continue
+		}
+		c0, c1, r0, r1 := w, -1, n, -1
+		for _, r := range in {
+			c0, c1 = min(c0, r%w), max(c1, r%w)
+			r0, r1 = min(r0, r/w), max(r1, r/w)
+		}
+		rows := n/w - 1
+		for _, box := range [][4]int{{c0, c1, r0, r1}, {0, w - 1, r0, r1}, {c0, c1, 0, rows}} {
+			var set []int
+			for y := box[2]; y <= box[3]; y++ {
+				for x := box[0]; x <= box[1]; x++ {
+					set = append(set, y*w+x)
+				}
+			}
+			try(set)
+		}
+	}
+	return best
+}
+
+func rankRange(lo, hi int) []int {
+	out := make([]int, 0, hi-lo+1)
+	for r := lo; r <= hi; r++ {
+		out = append(out, r)
+	}
+	return out
 }
 
 // complement lists the ranks of 0..n-1 not in the ascending list rs, or

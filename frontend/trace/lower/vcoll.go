@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -108,17 +107,30 @@ func (l *lowerer) perMember(order []int, counts []int64, v string) (string, bool
 	if len(vals) > maxAlternatives {
 		return "", false
 	}
-	var b strings.Builder
-	for i, x := range vals {
-		if i == len(vals)-1 {
-			fmt.Fprint(&b, x)
-			break
+	// Each value but the last gets a condition; it need only tell its
+	// ranks from those of the values after it. Whichever value is last
+	// needs none: keep the shortest, on a tie the order of appearance.
+	best := ""
+	for last := len(vals) - 1; last >= 0; last-- {
+		chain := append(slices.Delete(slices.Clone(vals), last, last+1), vals[last])
+		var b strings.Builder
+		for i, x := range chain {
+			if i == len(chain)-1 {
+				fmt.Fprint(&b, x)
+				break
+			}
+			var rest []int
+			for _, y := range chain[i+1:] {
+				rest = append(rest, byVal[y]...)
+			}
+			rs := slices.Sorted(slices.Values(byVal[x]))
+			fmt.Fprintf(&b, "%d IF %s OTHERWISE ", x, renameVar(relationFor(rs, rest, l.t.NumRanks), v))
 		}
-		rs := append([]int(nil), byVal[x]...)
-		sort.Ints(rs)
-		fmt.Fprintf(&b, "%d IF %s OTHERWISE ", x, renameVar(setRelation(rs, l.t.NumRanks), v))
+		if best == "" || b.Len() < len(best) {
+			best = b.String()
+		}
 	}
-	return b.String(), true
+	return best, true
 }
 
 // affine fits counts[i] = a + b * order[i] and writes it in v.
