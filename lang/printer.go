@@ -712,7 +712,10 @@ func msgSpecString(m *MsgSpec, bufPrep string) string {
 	expr := func(e Expr) string {
 		if first && m.Count == nil && m.Uniqueness == 0 {
 			first = false
-			return exprString(e, precCond)
+			// A conditional size right after the article parses
+			// whole, but parentheses show where it ends:
+			// A (75 IF t = 0 OTHERWISE 80) BYTE MESSAGE.
+			return exprString(e, precAdd)
 		}
 		first = false
 		return juxtaposed(e)

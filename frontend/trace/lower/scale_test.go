@@ -101,7 +101,7 @@ func TestSizeDoesNotGrowOnAMesh(t *testing.T) {
 			fmt.Sprintf("ALL TASKS t ASYNCHRONOUSLY RECEIVE A 640 DOUBLEWORD MESSAGE FROM TASK MESH_NEIGHBOR((%d, %d), t, (-1, 0))", side, side),
 			fmt.Sprintf("ALL TASKS t SEND A 640 DOUBLEWORD MESSAGE TO UNSUSPECTING TASK MESH_NEIGHBOR((%d, %d), t, (0, 1))", side, side),
 			"FOR 10 REPETITIONS {",
-			fmt.Sprintf("ALL TASKS t RECEIVE AN 80 IF t MOD %d IS IN [1, %d] OTHERWISE 75 DOUBLEWORD MESSAGE FROM TASK MESH_NEIGHBOR((%d, %d), t, (0, -1))", side, side-2, side, side),
+			fmt.Sprintf("ALL TASKS t RECEIVE A (80 IF t MOD %d IS IN [1, %d] OTHERWISE 75) DOUBLEWORD MESSAGE FROM TASK MESH_NEIGHBOR((%d, %d), t, (0, -1))", side, side-2, side, side),
 		)
 		if strings.Contains(string(res.Source), "IS IN {") {
 			t.Errorf("%d ranks: a rank list, which grows with the mesh:\n%s", n, res.Source)

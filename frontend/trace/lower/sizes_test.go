@@ -45,7 +45,7 @@ func TestPerRankMessageSizes(t *testing.T) {
 	tr := b.Trace()
 	res := lowerContaining(t, tr, "sizes",
 		"ALL TASKS t SEND A 2 * t + 1 DOUBLEWORD MESSAGE TO UNSUSPECTING TASK (t + 1) MOD num_tasks",
-		"TASKS t SUCH THAT t IS ODD RECEIVE A 75 IF t = 1 OTHERWISE 80 DOUBLEWORD MESSAGE FROM TASK t - 1",
+		"TASKS t SUCH THAT t IS ODD RECEIVE A (75 IF t = 1 OTHERWISE 80) DOUBLEWORD MESSAGE FROM TASK t - 1",
 		"TASK 5 SENDS A 9 DOUBLEWORD MESSAGE TO UNSUSPECTING TASK 0",
 	)
 	if res.Classes != 2 {

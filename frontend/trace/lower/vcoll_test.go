@@ -68,7 +68,7 @@ func TestScan(t *testing.T) {
 	res := lowerContaining(t, tr, "scan",
 		"FOR EACH m IN {1, 2, 4} {",
 		"TASKS t SUCH THAT t XOR m < num_tasks ASYNCHRONOUSLY RECEIVE A 3 DOUBLEWORD MESSAGE FROM TASK t XOR m",
-		"TASKS t SUCH THAT t XOR m < num_tasks SEND A 4 IF i = 1 OTHERWISE 1 IF i = 2 OTHERWISE 2 DOUBLEWORD MESSAGE TO UNSUSPECTING TASK t XOR m",
+		"TASKS t SUCH THAT t XOR m < num_tasks SEND A (4 IF i = 1 OTHERWISE 1 IF i = 2 OTHERWISE 2) DOUBLEWORD MESSAGE TO UNSUSPECTING TASK t XOR m",
 		"# 2 MPI_Scan statements are written as MPICH's recursive-doubling scan",
 	)
 	if got := interpretTally(t, res, n)[5]["send"]; got != [2]int64{8, 64 + 2*(8+16+24)} {
