@@ -17,7 +17,8 @@
 //     folded program (tree.go) and gives every compute position the mean
 //     of its runs.
 //  3. Ranks whose folded sequences are equal in shape (calls without their
-//     peers and message sizes) form one class.
+//     peers and message sizes; with their direction when every message
+//     goes one step along a 2-D or 3-D mesh) form one class.
 //  4. The classes are merged into one program (align.go), the class with
 //     the most calls first: equal loops
 //     become one FOR n REPETITIONS whose bodies are merged in turn, the
@@ -31,8 +32,11 @@
 //     fits (ALL TASKS, TASK k, a range, EVEN/ODD, a progression, a block of
 //     a mesh, a short complement, else a list) and each peer an expression
 //     in the task variable (t + 1, t - 4, (t + 1) MOD num_tasks, t XOR 1,
-//     a mesh map such as 4 * (t MOD 4) + t / 4, MESH_NEIGHBOR on a torus);
-//     sizes that differ per rank likewise (75 IF t MOD 4 = 0 OTHERWISE 80).
+//     a mesh map such as 4 * (t MOD 4) + t / 4, MESH_NEIGHBOR on a torus,
+//     and on a stencil mesh ALL TASKS t with MESH_NEIGHBOR when the
+//     statement's ranks are those that have the neighbour); sizes that
+//     differ per rank likewise (80 IF t IS IN [5, 11] OTHERWISE 75, the
+//     condition free on ranks outside the statement).
 //
 // Calls map to statements as follows: MPI_Send and MPI_Isend to SENDS and
 // ASYNCHRONOUSLY SENDS ... TO UNSUSPECTING TASK, MPI_Recv and MPI_Irecv to

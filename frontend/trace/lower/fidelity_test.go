@@ -208,9 +208,11 @@ func TestFidelity(t *testing.T) {
 	t.Logf("lines for 4, 8, 16 ranks: %v", lines)
 	// CG's program is the same from 8 ranks on: its transposes and
 	// reduction steps are expressions of the task and loop variables.
-	// (From 4 to 8 ranks CG gains a reduction step. LU still grows: its
-	// mesh has 4, 6 and 9 kinds of position on 4, 8 and 16 ranks, and its
-	// exchange gains statements for each.)
+	// (From 4 to 8 ranks CG gains a reduction step. LU grows up to 16
+	// ranks, the first mesh with every kind of position: only there do
+	// ranks have neighbours on both sides, and the work between their
+	// two calls needs statements of its own. TestSizeDoesNotGrowOnAMesh
+	// checks that a stencil stays the same size beyond that.)
 	if cg := lines["cg-A-%d-ti"]; len(cg) == 3 && cg[2] > cg[1] {
 		t.Errorf("CG: %d lines on 16 ranks, more than the %d on 8", cg[2], cg[1])
 	}
