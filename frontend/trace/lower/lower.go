@@ -47,7 +47,7 @@ func Lower(t *trace.Trace, opts Options) (*Result, error) {
 	if t.NumRanks < 1 {
 		return nil, fmt.Errorf("the trace has no ranks")
 	}
-	l := &lowerer{t: t, syms: map[sym]int32{}, shapes: map[sym]int32{}, pairs: map[[2]int]bool{}}
+	l := &lowerer{t: t, syms: map[sym]int32{}, shapes: map[sym]int32{}}
 	l.ranks = make([]*rankState, t.NumRanks)
 	for r := range l.ranks {
 		l.ranks[r] = &rankState{comp: trace.NewSymbolCompressor(0)}
@@ -60,11 +60,17 @@ func Lower(t *trace.Trace, opts Options) (*Result, error) {
 		return nil, err
 	}
 	res := &Result{Wildcards: matched.Wildcards}
-	l.mesh = stencilMesh(l.pairs, t.NumRanks)
-	trees := make([][]*item, t.NumRanks)
+	folded := make([]trace.Seq, t.NumRanks)
+	pairs := map[[2]int]bool{}
 	for r, rs := range l.ranks {
 		res.PartialWaits += rs.partial
-		trees[r] = newTree(rs.comp.Finish(), func(id int32) int32 { return l.shapeAt(r, id) })
+		folded[r] = rs.comp.Finish()
+		l.addPairs(pairs, r, folded[r])
+	}
+	l.mesh = stencilMesh(pairs, t.NumRanks)
+	trees := make([][]*item, t.NumRanks)
+	for r, seq := range folded {
+		trees[r] = newTree(seq, func(id int32) int32 { return l.shapeAt(r, id) })
 	}
 	// The second pass replays the same calls along the folded program and
 	// adds each computation to its position there, for the mean per
@@ -170,11 +176,9 @@ type lowerer struct {
 	shapes  map[sym]int32
 	shapeOf []int32
 	pos     []trace.Pos // where each symbol was first seen
-	// pairs are the (rank, peer) pairs of the point-to-point calls; mesh
-	// is the stencil mesh they fit, if any (stencilMesh), on which a
-	// message's shape includes its direction.
-	pairs map[[2]int]bool
-	mesh  []int
+	// mesh is the stencil mesh the point-to-point calls fit, if any
+	// (stencilMesh), on which a message's shape includes its direction.
+	mesh []int
 
 	tracedCompute, loweredCompute float64
 	// unevenScatters counts reduce-scatters whose blocks are not the even
@@ -259,6 +263,18 @@ func (l *lowerer) shapeAt(r int, id int32) int32 {
 	return l.shapeID(key)
 }
 
+// addPairs adds the (rank, peer) pairs of rank r's point-to-point calls
+// in its folded program seq to pairs.
+func (l *lowerer) addPairs(pairs map[[2]int]bool, r int, seq trace.Seq) {
+	for _, x := range seq {
+		if x.Loop != nil {
+			l.addPairs(pairs, r, x.Loop.Body)
+		} else if s := l.table[x.Sym]; s.op.IsP2P() {
+			pairs[[2]int{r, (r + s.off) % l.t.NumRanks}] = true
+		}
+	}
+}
+
 // add takes rank r's next matched call.
 func (l *lowerer) add(r int, e *trace.Event) error {
 	rs := l.ranks[r]
@@ -281,7 +297,6 @@ func (l *lowerer) add(r int, e *trace.Event) error {
 		return nil
 	case e.Op.IsP2P():
 		s.off = ((e.Peer-r)%n + n) % n
-		l.pairs[[2]int{r, e.Peer}] = true
 		s.tag, s.count, s.size = e.Tag, e.Count, e.TypeSize
 		if s.tag == trace.AnyTag {
 			s.tag = 0
