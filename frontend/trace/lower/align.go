@@ -53,9 +53,30 @@ func (l *lowerer) weight(ln *lane, k int) int {
 func (l *lowerer) align(lanes []*lane) ([]column, bool) {
 	// The busiest class first: on a mesh, the ranks inside do every call
 	// that ranks on the edges do, and aligning the others against them
-	// gives each call of the pattern one column.
+	// gives each call of the pattern one column. Where several classes
+	// are busiest, as on a 2 x 2 mesh of corners, each takes a turn
+	// first and the alignment with the fewest columns wins.
 	lanes = slices.Clone(lanes)
 	slices.SortStableFunc(lanes, func(a, b *lane) int { return callCount(b.seqs[0]) - callCount(a.seqs[0]) })
+	var best []column
+	for k := 0; k < len(lanes) && k < maxFirsts && callCount(lanes[k].seqs[0]) == callCount(lanes[0].seqs[0]); k++ {
+		order := append([]*lane{lanes[k]}, slices.Delete(slices.Clone(lanes), k, k+1)...)
+		cols, ok := l.alignFrom(order)
+		if !ok {
+			return nil, false
+		}
+		if best == nil || len(cols) < len(best) {
+			best = cols
+		}
+	}
+	return best, true
+}
+
+// maxFirsts bounds how many equally busy classes align takes first.
+const maxFirsts = 4
+
+// alignFrom aligns the classes progressively in the order given.
+func (l *lowerer) alignFrom(lanes []*lane) ([]column, bool) {
 	var cols []column
 	for k := 0; k < lanes[0].len(); k++ {
 		cols = append(cols, column{key: l.itemKey(lanes[0], k), entries: []entry{{lanes[0], k}}})
