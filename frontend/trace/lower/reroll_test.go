@@ -83,9 +83,33 @@ func TestSetRelation(t *testing.T) {
 		{[]int{0, 1, 2, 4, 5, 6, 7}, 8, "t <> 3"},
 		{[]int{1, 3, 5, 7}, 8, "t IS ODD"},
 		{[]int{2, 3, 4}, 8, "t IS IN [2, 4]"},
+		// The first and last rows but the last column, on a 4 x 4 mesh.
+		{[]int{0, 1, 2, 12, 13, 14}, 16, "t MOD 4 < 3 /\\ t / 4 IS IN {0, 3}"},
+		// The two inside columns and the last rank of the first row.
+		{[]int{1, 2, 3, 5, 6, 9, 10, 13, 14}, 16, "t MOD 4 IS IN [1, 2] \\/ t = 3"},
+		{[]int{1, 2, 3, 5, 6}, 8, "t MOD 4 IS IN [1, 2] \\/ t = 3"},
+		// Too many columns to list: the ranks are the shortest.
+		{[]int{0, 2, 4, 5, 7, 9, 10, 12, 14}, 15, "t IS IN {0, 2, 4, 5, 7, 9, 10, 12, 14}"},
 	} {
 		if got := setRelation(c.rs, c.n); got != c.want {
 			t.Errorf("setRelation(%v, %d) = %q; want %q", c.rs, c.n, got, c.want)
+		}
+	}
+}
+
+func TestRelationFor(t *testing.T) {
+	for _, c := range []struct {
+		in, out []int
+		n       int
+		want    string
+	}{
+		// The ranks without an east neighbour may go either way.
+		{[]int{0, 1, 2, 12, 13, 14}, []int{4, 5, 6, 8, 9, 10}, 16, "t / 4 IS IN {0, 3}"},
+		{[]int{5, 6, 9, 10}, []int{1, 2, 13, 14}, 16, "t IS IN [5, 10]"},
+		{[]int{1, 2, 3}, []int{5, 6, 7}, 8, "t < 4"},
+	} {
+		if got := relationFor(c.in, c.out, c.n); got != c.want {
+			t.Errorf("relationFor(%v, %v, %d) = %q; want %q", c.in, c.out, c.n, got, c.want)
 		}
 	}
 }

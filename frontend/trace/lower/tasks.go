@@ -25,6 +25,69 @@ func (l *lowerer) tasks(rs []int, use bool) (string, string) {
 // setRelation is the shortest relation on t that holds exactly for the
 // ranks rs among 0..n-1.
 func setRelation(rs []int, n int) string {
+	best := simpleRelation(rs, n)
+	for _, c := range meshUnions(rs, n) {
+		if relationCost(c) < relationCost(best) {
+			best = c
+		}
+	}
+	return best
+}
+
+// meshUnions describes rs, for each mesh width, as the whole columns (or
+// rows) it holds joined by \/ to the rest, as in t MOD 4 IS IN [1, 2] \/
+// t = 3: the ranks inside a mesh and one edge rank.
+func meshUnions(rs []int, n int) []string {
+	var out []string
+	in := map[int]bool{}
+	for _, r := range rs {
+		in[r] = true
+	}
+	for w := 2; w < n; w++ {
+		if n%w != 0 {
+			continue
+		}
+		h := n / w
+		fullCol := func(x int) bool {
+			for y := range h {
+				if !in[y*w+x] {
+					return false
+				}
+			}
+			return true
+		}
+		fullRow := func(y int) bool {
+			for x := range w {
+				if !in[y*w+x] {
+					return false
+				}
+			}
+			return true
+		}
+		var byCols, byRows []int
+		for _, r := range rs {
+			if fullCol(r % w) {
+				byCols = append(byCols, r)
+			}
+			if fullRow(r / w) {
+				byRows = append(byRows, r)
+			}
+		}
+		for _, whole := range [][]int{byCols, byRows} {
+			if len(whole) == 0 || len(whole) == len(rs) {
+				continue
+			}
+			rest := slices.DeleteFunc(slices.Clone(rs), func(r int) bool { return slices.Contains(whole, r) })
+			if b := meshBlock(whole, n); b != "" {
+				out = append(out, b+` \/ `+simpleRelation(rest, n))
+			}
+		}
+	}
+	return out
+}
+
+// simpleRelation is setRelation without unions.
+func simpleRelation(rs []int, n int) string {
 	var cands []string
 	first, last := rs[0], rs[len(rs)-1]
 	if len(rs) == 1 {
@@ -71,10 +134,13 @@ func setRelation(rs []int, n int) string {
 
 // relationCost ranks relations for setRelation: by length, except that a
 // list, which says least about the pattern, wins only when much shorter
-// than a rule.
+// than a rule, and a pair such as {0, 3} only when shorter than a range.
 func relationCost(c string) int {
-	if strings.Contains(c, "IS IN {") && !strings.Contains(c, "...") && strings.Count(c, ",") > 1 {
-		return 2 * len(c)
+	if strings.Contains(c, "IN {") && !strings.Contains(c, "...") {
+		if strings.Count(c, ",") > 1 {
+			return 2 * len(c)
+		}
+		return len(c) + 4
 	}
 	return len(c)
 }
@@ -82,8 +148,8 @@ func relationCost(c string) int {
 // relationFor is the shortest relation on t that holds for every rank of
 // in and for none of out, among 0..n-1; ranks in neither may go either
 // way. Besides in itself it tries the range and, for each mesh width, the
-// block that in spans, widened to whole rows or columns, whenever they
-// leave out every rank of out: an edge rank's message size, for instance,
+// rows and columns in spans or touches, widened to whole rows or columns,
+// whenever they leave out every rank of out: an edge rank's message size, for instance,
 // is 80 on the rows inside the mesh, whatever ranks that send nothing
 // there would have.
 func relationFor(in, out []int, n int) string {
@@ -108,16 +174,21 @@ func relationFor(in, out []int, n int) string {
 		if n%w != 0 {
 			continue
 		}
-		c0, c1, r0, r1 := w, -1, n, -1
+		rowSet, colSet := map[int]bool{}, map[int]bool{}
 		for _, r := range in {
-			c0, c1 = min(c0, r%w), max(c1, r%w)
-			r0, r1 = min(r0, r/w), max(r1, r/w)
+			rowSet[r/w], colSet[r%w] = true, true
 		}
-		rows := n/w - 1
-		for _, box := range [][4]int{{c0, c1, r0, r1}, {0, w - 1, r0, r1}, {c0, c1, 0, rows}} {
+		rows, cols := sortedKeys(rowSet), sortedKeys(colSet)
+		rowSpan := rankRange(rows[0], rows[len(rows)-1])
+		colSpan := rankRange(cols[0], cols[len(cols)-1])
+		allRows, allCols := rankRange(0, n/w-1), rankRange(0, w-1)
+		for _, box := range [][2][]int{
+			{colSpan, rowSpan}, {allCols, rowSpan}, {colSpan, allRows},
+			{cols, rows}, {allCols, rows}, {cols, allRows},
+		} {
 			var set []int
-			for y := box[2]; y <= box[3]; y++ {
-				for x := box[0]; x <= box[1]; x++ {
+			for _, y := range box[1] {
+				for _, x := range box[0] {
 					set = append(set, y*w+x)
 				}
 			}
@@ -175,47 +246,46 @@ func progression(rs []int) (int, bool) {
 	return step, true
 }
 
-// meshBlock describes rs as a block of a row-major mesh of width w: the
-// ranks whose column t MOD w and row t / w lie in contiguous ranges.
+// meshBlock describes rs as a product of rows and columns of a row-major
+// mesh of width w: the ranks whose column t MOD w and row t / w each lie
+// in a range or in a short list, as the first and last rows are. Such a
+// rule keeps its length on a larger mesh, where a rank list grows.
 func meshBlock(rs []int, n int) string {
 	best := ""
 	for w := 2; w < n; w++ {
 		if n%w != 0 {
 			continue
 		}
-		in := map[int]bool{}
-		c0, c1, r0, r1 := w, -1, n, -1
+		rows, cols := map[int]bool{}, map[int]bool{}
 		for _, r := range rs {
-			in[r] = true
-			c0, c1 = min(c0, r%w), max(c1, r%w)
-			r0, r1 = min(r0, r/w), max(r1, r/w)
+			rows[r/w], cols[r%w] = true, true
 		}
-		if (c1-c0+1)*(r1-r0+1) != len(rs) {
-			continue
+		if len(rows)*len(cols) != len(rs) {
+			continue // rs, a subset of rows x cols, is not all of it
 		}
-		ok := true
-		for r := r0; r <= r1 && ok; r++ {
-			for c := c0; c <= c1; c++ {
-				if !in[r*w+c] {
-					ok = false
-					break
-				}
-			}
-		}
+		var parts []string
+		colPart, ok := axisRelation(fmt.Sprintf("t MOD %d", w), sortedKeys(cols), w-1)
 		if !ok {
 			continue
 		}
-		var parts []string
-		if c0 > 0 || c1 < w-1 {
-			parts = append(parts, span(fmt.Sprintf("t MOD %d", w), c0, c1, w-1))
+		if colPart != "" {
+			parts = append(parts, colPart)
 		}
-		switch rows := n/w - 1; {
-		case r0 > 0 && r1 == rows:
+		rowIdx := sortedKeys(rows)
+		r0, r1, top := rowIdx[0], rowIdx[len(rowIdx)-1], n/w-1
+		switch contiguous := r1-r0+1 == len(rowIdx); {
+		case contiguous && r0 > 0 && r1 == top:
 			parts = append(parts, fmt.Sprintf("t > %d", r0*w-1)) // rows r0.. are ranks r0*w..
-		case r0 == 0 && r1 < rows:
+		case contiguous && r0 == 0 && r1 < top:
 			parts = append(parts, fmt.Sprintf("t < %d", (r1+1)*w))
-		case r0 > 0:
-			parts = append(parts, span(fmt.Sprintf("t / %d", w), r0, r1, rows))
+		default:
+			rowPart, ok := axisRelation(fmt.Sprintf("t / %d", w), rowIdx, top)
+			if !ok {
+				continue
+			}
+			if rowPart != "" {
+				parts = append(parts, rowPart)
+			}
 		}
 		if len(parts) == 0 {
 			continue
@@ -226,6 +296,36 @@ func meshBlock(rs []int, n int) string {
 		}
 	}
 	return best
+}
+
+// maxAxisList is the most rows or columns an axis of a mesh product may
+// list; more would grow with the mesh like a rank list.
+const maxAxisList = 2
+
+// axisRelation says that e, which ranges over 0..top, is one of the
+// ascending idx: "" when idx is all of them, a span when they are
+// contiguous, else a list of at most maxAxisList. It reports false when
+// none fits.
+func axisRelation(e string, idx []int, top int) (string, bool) {
+	lo, hi := idx[0], idx[len(idx)-1]
+	switch {
+	case len(idx) == top+1:
+		return "", true
+	case hi-lo+1 == len(idx):
+		return span(e, lo, hi, top), true
+	case len(idx) <= maxAxisList:
+		return fmt.Sprintf("%s IS IN {%s}", e, joinInts(idx)), true
+	}
+	return "", false
+}
+
+func sortedKeys(set map[int]bool) []int {
+	keys := make([]int, 0, len(set))
+	for k := range set {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
 }
 
 // span says that e, which ranges over 0..top, lies in lo..hi.
@@ -392,10 +492,13 @@ func meshNeighborCall(dims, steps []int, wrap []bool, v string) string {
 }
 
 // stencilPeer writes the peers of ranks rs, each at offset off, as one
-// neighbour on the trace's stencil mesh (lowerer.mesh), for ALL TASKS t,
-// when rs are exactly the ranks that have that neighbour: the others'
-// MESH_NEIGHBOR is off the mesh, and a message to or from a task off the
-// mesh is no message. It reports false otherwise.
+// neighbour on the trace's stencil mesh (lowerer.mesh). When rs are
+// exactly the ranks that have that neighbour the statement is for ALL
+// TASKS t: the others' MESH_NEIGHBOR is off the mesh, and a message to or
+// from a task off the mesh is no message. When rs are some of them, such
+// as the first and last rows, the rule naming them need not exclude the
+// ranks without the neighbour, and it is used if that makes it cheaper
+// than the plain rank set's. It reports false otherwise.
 func (l *lowerer) stencilPeer(rs []int, off int) (string, string, bool) {
 	dims, n := l.mesh, l.t.NumRanks
 	if dims == nil {
@@ -406,6 +509,7 @@ func (l *lowerer) stencilPeer(rs []int, off int) (string, string, bool) {
 		steps[k] = coord((rs[0]+off)%n, dims, k) - coord(rs[0], dims, k)
 	}
 	wrap := make([]bool, len(dims))
+	var idle []int // ranks with the neighbour that send or receive nothing here
 	j := 0
 	for r := range n {
 		peer := neighbor(r, dims, steps, wrap)
@@ -415,10 +519,21 @@ func (l *lowerer) stencilPeer(rs []int, off int) (string, string, bool) {
 				return "", "", false
 			}
 		} else if peer >= 0 {
-			return "", "", false
+			idle = append(idle, r)
 		}
 	}
-	return "ALL TASKS t", "TASK " + meshNeighborCall(dims, steps, wrap, "t"), true
+	call := "TASK " + meshNeighborCall(dims, steps, wrap, "t")
+	if len(idle) == 0 {
+		return "ALL TASKS t", call, true
+	}
+	if len(rs) == 1 {
+		return "", "", false // TASK 2 ... TASK 0 says it best
+	}
+	rel := relationFor(rs, idle, n)
+	if relationCost(rel) >= relationCost(setRelation(rs, n)) {
+		return "", "", false
+	}
+	return "TASKS t SUCH THAT " + rel, call, true
 }
 
 // meshShapes lists the 2-D and then 3-D meshes of n ranks with every

@@ -109,11 +109,13 @@ func (l *lowerer) perMember(order []int, counts []int64, v string) (string, bool
 	}
 	// Each value but the last gets a condition; it need only tell its
 	// ranks from those of the values after it. Whichever value is last
-	// needs none: keep the shortest, on a tie the order of appearance.
-	best := ""
+	// needs none: keep the cheapest by relationCost, on a tie the order
+	// of appearance.
+	best, bestCost := "", 0
 	for last := len(vals) - 1; last >= 0; last-- {
 		chain := append(slices.Delete(slices.Clone(vals), last, last+1), vals[last])
 		var b strings.Builder
+		penalty := 0 // what relationCost adds to the conditions' lengths
 		for i, x := range chain {
 			if i == len(chain)-1 {
 				fmt.Fprint(&b, x)
@@ -124,10 +126,12 @@ func (l *lowerer) perMember(order []int, counts []int64, v string) (string, bool
 				rest = append(rest, byVal[y]...)
 			}
 			rs := slices.Sorted(slices.Values(byVal[x]))
-			fmt.Fprintf(&b, "%d IF %s OTHERWISE ", x, renameVar(relationFor(rs, rest, l.t.NumRanks), v))
+			cond := relationFor(rs, rest, l.t.NumRanks)
+			penalty += relationCost(cond) - len(cond)
+			fmt.Fprintf(&b, "%d IF %s OTHERWISE ", x, renameVar(cond, v))
 		}
-		if best == "" || b.Len() < len(best) {
-			best = b.String()
+		if cost := b.Len() + penalty; best == "" || cost < bestCost {
+			best, bestCost = b.String(), cost
 		}
 	}
 	return best, true
