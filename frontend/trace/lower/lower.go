@@ -411,6 +411,9 @@ type stmt struct {
 	loop  *loopStmt
 	each  *eachStmt
 	vary  *variation // set in the body of an each
+	// idle, for a wait, lists the ranks that could join it to no effect
+	// (markIdleWaits).
+	idle []int
 }
 
 // ranks lists a call statement's ranks, ascending.

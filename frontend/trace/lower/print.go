@@ -12,6 +12,7 @@ import (
 // print renders the merged program as Parley source.
 func (l *lowerer) print(body []stmt, opts Options, res *Result) []byte {
 	var text bytes.Buffer
+	l.markIdleWaits(body)
 	l.printBody(&text, body, 0, 1)
 	res.ComputeLowered = l.loweredCompute
 	res.UnevenScatters = l.unevenScatters
@@ -104,7 +105,7 @@ func (l *lowerer) statements(st stmt, mult float64) []string {
 		}
 		return []string{fmt.Sprintf("%s COMPUTE %d FLOPS", who, n)}
 	case s.op == trace.Wait:
-		return []string{who + " AWAIT COMPLETION"}
+		return []string{l.waiters(ranks, st.idle) + " AWAIT COMPLETION"}
 	case s.op.IsP2P():
 		return l.p2p(st, s)
 	}
