@@ -147,11 +147,12 @@ func relationCost(c string) int {
 
 // relationFor is the shortest relation on t that holds for every rank of
 // in and for none of out, among 0..n-1; ranks in neither may go either
-// way. Besides in itself it tries the range and, for each mesh width, the
-// rows and columns in spans or touches, widened to whole rows or columns,
-// whenever they leave out every rank of out: an edge rank's message size, for instance,
-// is 80 on the rows inside the mesh, whatever ranks that send nothing
-// there would have.
+// way. Besides in itself it tries the range, alone or stretched to the
+// first or last rank, and, for each mesh width, the rows and columns in
+// spans or touches, widened to whole rows or columns, whenever they leave
+// out every rank of out: an edge rank's message size, for instance, is 80
+// on the rows inside the mesh, whatever ranks that send nothing there
+// would have.
 func relationFor(in, out []int, n int) string {
 	best := setRelation(in, n)
 	excluded := map[int]bool{}
@@ -170,6 +171,8 @@ func relationFor(in, out []int, n int) string {
 	}
 	lo, hi := slices.Min(in), slices.Max(in)
 	try(rankRange(lo, hi))
+	try(rankRange(0, hi))
+	try(rankRange(lo, n-1))
 	for w := 2; w < n; w++ {
 		if n%w != 0 {
 			continue
