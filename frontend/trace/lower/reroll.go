@@ -343,6 +343,9 @@ func iterExpr(runs []valRun) (string, bool) {
 	if e, ok := progressionExpr(merged); ok {
 		return e, true
 	}
+	if e, ok := alternationExpr(merged); ok {
+		return e, true
+	}
 	if len(merged) > maxRuns {
 		return "", false
 	}
@@ -361,6 +364,21 @@ func iterExpr(runs []valRun) (string, bool) {
 		}
 	}
 	return b.String(), true
+}
+
+// alternationExpr writes values that take turns every iteration, at
+// least three of them, as a IF i IS ODD OTHERWISE b: the two partners of
+// a butterfly's stages, repeated.
+func alternationExpr(runs []valRun) (string, bool) {
+	if len(runs) < 3 {
+		return "", false
+	}
+	for k, r := range runs {
+		if r.n != 1 || r.v != runs[k%2].v {
+			return "", false
+		}
+	}
+	return fmt.Sprintf("%d IF %s IS ODD OTHERWISE %d", runs[0].v, eachVar, runs[1].v), true
 }
 
 // progressionExpr writes values that change every iteration, at least

@@ -19,6 +19,9 @@ func TestIterExpr(t *testing.T) {
 		{[]valRun{{1, 3}, {1, 6}, {1, 12}}, "3 * 2 ** (i - 1)", true},
 		{[]valRun{{1, 5}, {1, 8}, {1, 11}}, "i * 3 + 2", true},
 		{[]valRun{{1, 1}, {1, 2}, {1, 3}}, "i", true},
+		{[]valRun{{1, 2}, {1, 1}, {1, 2}, {1, 1}}, "2 IF i IS ODD OTHERWISE 1", true},
+		{[]valRun{{1, 2}, {1, 1}, {1, 2}}, "2 IF i IS ODD OTHERWISE 1", true},
+		{[]valRun{{1, 2}, {1, 1}, {1, 3}, {1, 1}}, "2 IF i = 1 OTHERWISE 1 IF i = 2 OTHERWISE 3 IF i = 3 OTHERWISE 1", true},
 		{[]valRun{{1, 1}, {1, 5}, {1, 2}, {1, 7}, {1, 3}}, "", false},
 	} {
 		got, ok := iterExpr(c.runs)
