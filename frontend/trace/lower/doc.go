@@ -29,14 +29,17 @@
 //     EACH loops with those values as expressions of the loop variable
 //     (reroll.go).
 //  6. Each statement's rank set becomes the simplest task description that
-//     fits (ALL TASKS, TASK k, a range, EVEN/ODD, a progression, a block of
-//     a mesh, a short complement, else a list) and each peer an expression
-//     in the task variable (t + 1, t - 4, (t + 1) MOD num_tasks, t XOR 1,
-//     a mesh map such as 4 * (t MOD 4) + t / 4, MESH_NEIGHBOR on a torus,
-//     and on a stencil mesh ALL TASKS t with MESH_NEIGHBOR when the
-//     statement's ranks are those that have the neighbour); sizes that
-//     differ per rank likewise (80 IF t IS IN [5, 11] OTHERWISE 75, the
-//     condition free on ranks outside the statement).
+//     fits (ALL TASKS, TASK k, a range, EVEN/ODD, a progression, rows and
+//     columns of a mesh, whole columns or rows \/ the rest, a short
+//     complement, else a list) and each peer an expression in the task
+//     variable (t + 1, t - 4, (t + 1) MOD num_tasks, t XOR 1, a mesh map
+//     such as 4 * (t MOD 4) + t / 4, MESH_NEIGHBOR on a torus, and on a
+//     stencil mesh MESH_NEIGHBOR for ALL TASKS t when the statement's
+//     ranks are those that have the neighbour, or for a rule that may
+//     ignore the ranks without it); sizes that differ per rank likewise
+//     (80 IF t IS IN [5, 11] OTHERWISE 75, the condition free on ranks
+//     outside the statement). A wait is also written for the ranks with
+//     nothing outstanding there (await.go) when that reads simpler.
 //
 // Calls map to statements as follows: MPI_Send and MPI_Isend to SENDS and
 // ASYNCHRONOUSLY SENDS ... TO UNSUSPECTING TASK, MPI_Recv and MPI_Irecv to
