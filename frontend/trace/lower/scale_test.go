@@ -138,3 +138,16 @@ func TestSizeDoesNotGrowOnAMesh(t *testing.T) {
 		t.Errorf("lines for 16, 64, 256 ranks: %v; want the same for each", lines)
 	}
 }
+
+// BenchmarkLowerStencil1024 lowers the stencil trace on a 32 x 32 mesh:
+// matching, folding, merging and choosing each statement's rank rules,
+// whose candidates are tried for every mesh width.
+func BenchmarkLowerStencil1024(b *testing.B) {
+	tr := stencilTrace(32)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Lower(tr, Options{Name: "stencil-1024"}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -39,45 +39,34 @@ func setRelation(rs []int, n int) string {
 // t = 3: the ranks inside a mesh and one edge rank.
 func meshUnions(rs []int, n int) []string {
 	var out []string
-	in := map[int]bool{}
-	for _, r := range rs {
-		in[r] = true
-	}
 	for w := 2; w < n; w++ {
 		if n%w != 0 {
 			continue
 		}
 		h := n / w
-		fullCol := func(x int) bool {
-			for y := range h {
-				if !in[y*w+x] {
-					return false
-				}
-			}
-			return true
-		}
-		fullRow := func(y int) bool {
-			for x := range w {
-				if !in[y*w+x] {
-					return false
-				}
-			}
-			return true
-		}
-		var byCols, byRows []int
+		colN, rowN := make([]int, w), make([]int, h)
 		for _, r := range rs {
-			if fullCol(r % w) {
+			colN[r%w]++
+			rowN[r/w]++
+		}
+		var byCols, notCols, byRows, notRows []int
+		for _, r := range rs {
+			if colN[r%w] == h {
 				byCols = append(byCols, r)
+			} else {
+				notCols = append(notCols, r)
 			}
-			if fullRow(r / w) {
+			if rowN[r/w] == w {
 				byRows = append(byRows, r)
+			} else {
+				notRows = append(notRows, r)
 			}
 		}
-		for _, whole := range [][]int{byCols, byRows} {
-			if len(whole) == 0 || len(whole) == len(rs) {
+		for _, split := range [][2][]int{{byCols, notCols}, {byRows, notRows}} {
+			whole, rest := split[0], split[1]
+			if len(whole) == 0 || len(rest) == 0 {
 				continue
 			}
-			rest := slices.DeleteFunc(slices.Clone(rs), func(r int) bool { return slices.Contains(whole, r) })
 			if b := meshBlock(whole, n); b != "" {
 				out = append(out, b+` \/ `+simpleRelation(rest, n))
 			}
@@ -155,7 +144,7 @@ func relationCost(c string) int {
 // would have.
 func relationFor(in, out []int, n int) string {
 	best := setRelation(in, n)
-	excluded := map[int]bool{}
+	excluded := make([]bool, n)
 	for _, r := range out {
 		excluded[r] = true
 	}
@@ -177,11 +166,7 @@ func relationFor(in, out []int, n int) string {
 		if n%w != 0 {
 			continue
 		}
-		rowSet, colSet := map[int]bool{}, map[int]bool{}
-		for _, r := range in {
-			rowSet[r/w], colSet[r%w] = true, true
-		}
-		rows, cols := sortedKeys(rowSet), sortedKeys(colSet)
+		rows, cols := axes(in, w, n)
 		rowSpan := rankRange(rows[0], rows[len(rows)-1])
 		colSpan := rankRange(cols[0], cols[len(cols)-1])
 		allRows, allCols := rankRange(0, n/w-1), rankRange(0, w-1)
@@ -259,22 +244,18 @@ func meshBlock(rs []int, n int) string {
 		if n%w != 0 {
 			continue
 		}
-		rows, cols := map[int]bool{}, map[int]bool{}
-		for _, r := range rs {
-			rows[r/w], cols[r%w] = true, true
-		}
-		if len(rows)*len(cols) != len(rs) {
+		rowIdx, colIdx := axes(rs, w, n)
+		if len(rowIdx)*len(colIdx) != len(rs) {
 			continue // rs, a subset of rows x cols, is not all of it
 		}
 		var parts []string
-		colPart, ok := axisRelation(fmt.Sprintf("t MOD %d", w), sortedKeys(cols), w-1)
+		colPart, ok := axisRelation(fmt.Sprintf("t MOD %d", w), colIdx, w-1)
 		if !ok {
 			continue
 		}
 		if colPart != "" {
 			parts = append(parts, colPart)
 		}
-		rowIdx := sortedKeys(rows)
 		r0, r1, top := rowIdx[0], rowIdx[len(rowIdx)-1], n/w-1
 		switch contiguous := r1-r0+1 == len(rowIdx); {
 		case contiguous && r0 > 0 && r1 == top:
@@ -322,13 +303,24 @@ func axisRelation(e string, idx []int, top int) (string, bool) {
 	return "", false
 }
 
-func sortedKeys(set map[int]bool) []int {
-	keys := make([]int, 0, len(set))
-	for k := range set {
-		keys = append(keys, k)
+// axes lists, ascending, the rows and the columns of a row-major mesh of
+// width w that the ranks rs lie in.
+func axes(rs []int, w, n int) (rows, cols []int) {
+	rowSeen, colSeen := make([]bool, n/w), make([]bool, w)
+	for _, r := range rs {
+		rowSeen[r/w], colSeen[r%w] = true, true
 	}
-	slices.Sort(keys)
-	return keys
+	for y, ok := range rowSeen {
+		if ok {
+			rows = append(rows, y)
+		}
+	}
+	for x, ok := range colSeen {
+		if ok {
+			cols = append(cols, x)
+		}
+	}
+	return rows, cols
 }
 
 // span says that e, which ranges over 0..top, lies in lo..hi.
