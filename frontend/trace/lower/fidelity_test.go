@@ -202,6 +202,11 @@ func TestFidelity(t *testing.T) {
 				if limit := 300; k >= limit {
 					t.Errorf("%d lines; want fewer than %d", k, limit)
 				}
+				// Rank sets and per-rank values are rules (rows and
+				// columns of the mesh, ranges), not lists of ranks.
+				if list := rankList.FindString(string(res.Source)); list != "" {
+					t.Errorf("a rank list %q in:\n%s", list, res.Source)
+				}
 			})
 		}
 	}
