@@ -1,6 +1,10 @@
 package lower
 
-import "github.com/parley-hpc/parley/frontend/trace"
+import (
+	"slices"
+
+	"github.com/parley-hpc/parley/frontend/trace"
+)
 
 // markIdleWaits sets each AWAIT COMPLETION statement's idle ranks: those
 // that take no part in it and have no request outstanding there, on any
@@ -56,7 +60,7 @@ func (l *lowerer) idleWalk(body []stmt, pending []bool, seen map[*stmt]bool) {
 			}
 			var idle []int
 			for r, p := range pending {
-				if !in[r] && !p && (!seen[st] || containsRank(st.idle, r)) {
+				if !in[r] && !p && (!seen[st] || slices.Contains(st.idle, r)) {
 					idle = append(idle, r)
 				}
 			}
@@ -66,15 +70,6 @@ func (l *lowerer) idleWalk(body []stmt, pending []bool, seen map[*stmt]bool) {
 			}
 		}
 	}
-}
-
-func containsRank(rs []int, r int) bool {
-	for _, x := range rs {
-		if x == r {
-			return true
-		}
-	}
-	return false
 }
 
 // waiters renders the task set of a wait by rs whose idle ranks may join
