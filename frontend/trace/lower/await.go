@@ -1,10 +1,6 @@
 package lower
 
-import (
-	"slices"
-
-	"github.com/parley-hpc/parley/frontend/trace"
-)
+import "github.com/parley-hpc/parley/frontend/trace"
 
 // markIdleWaits sets each AWAIT COMPLETION statement's idle ranks: those
 // that take no part in it and have no request outstanding there, on any
@@ -58,9 +54,13 @@ func (l *lowerer) idleWalk(body []stmt, pending []bool, seen map[*stmt]bool) {
 			for _, c := range st.calls {
 				in[c.rank] = true
 			}
+			wasIdle := make([]bool, len(pending))
+			for _, r := range st.idle {
+				wasIdle[r] = true
+			}
 			var idle []int
 			for r, p := range pending {
-				if !in[r] && !p && (!seen[st] || slices.Contains(st.idle, r)) {
+				if !in[r] && !p && (!seen[st] || wasIdle[r]) {
 					idle = append(idle, r)
 				}
 			}
