@@ -1,9 +1,14 @@
 module github.com/parley-hpc/parley
 
-go 1.26.8
+go 1.26
 
 require (
 	github.com/BurntSushi/toml v1.6.0
+	github.com/agnivade/levenshtein v1.2.2
 	github.com/alecthomas/participle/v2 v2.1.4
 	github.com/google/go-cmp v0.7.0
+	github.com/spf13/cobra v1.10.2
+	github.com/spf13/pflag v1.0.10
 )
+
+require github.com/inconshreveable/mousetrap v1.1.0 // indirect

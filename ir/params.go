@@ -111,3 +111,46 @@ func (p *Program) Usage() string {
 	}
 	return b.String()
 }
+
+// AssertedTasks returns the number of tasks the program requires through a
+// top-level `ASSERT THAT "..." WITH num_tasks = e` (or `e = num_tasks`),
+// with its parameters bound by args, as `parley lower` writes for a
+// trace's rank count and as hand-written programs say which task counts
+// they run on. It reports false when there is no such assertion or e
+// itself depends on the number of tasks.
+func (p *Program) AssertedTasks(args []string) (int64, bool) {
+	for _, top := range p.Body {
+		for _, st := range top.Stmts {
+			a, ok := st.(*Assert)
+			if !ok {
+				continue
+			}
+			c, ok := a.Cond.(*Compare)
+			if !ok || c.Op != lang.Eq {
+				continue
+			}
+			e := c.Y
+			if _, ok := c.X.(*NumTasks); !ok {
+				if _, ok := c.Y.(*NumTasks); !ok {
+					continue
+				}
+				e = c.X
+			}
+			// e must give the same value whatever the task count.
+			var vals [2]int64
+			for i := range vals {
+				g, err := p.Configure(Config{NumTasks: int64(i + 1), Args: args})
+				if err != nil {
+					return 0, false
+				}
+				if vals[i], err = EvalInt(e, &Frame{G: g}); err != nil {
+					return 0, false
+				}
+			}
+			if vals[0] == vals[1] && vals[0] >= 1 {
+				return vals[0], true
+			}
+		}
+	}
+	return 0, false
+}

@@ -200,6 +200,8 @@ func (p *Platform) Validate() error {
 			return fieldError("collectives", fmt.Errorf("%d is not an operation", int(op)))
 		case p.Collectives[op] == "":
 			return fieldError("collectives."+op.String(), errors.New("must name an algorithm"))
+		case !ValidAlgorithm(op, p.Collectives[op]):
+			return fieldError("collectives."+op.String(), fmt.Errorf("%q is not an algorithm of %v; use one of %s", p.Collectives[op], op, collNames(op)))
 		}
 	}
 	return nil

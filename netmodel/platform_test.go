@@ -156,6 +156,7 @@ func TestParseErrors(t *testing.T) {
 		{`speed = 2`, `speed = "fast"`, "machine.nodes[0].speed", "must be a number"},
 		{`speed = 2`, `Speed = 2`, "machine.nodes[0].Speed", "unknown key"},
 		{`allreduce = "ring"`, `allreduce = ""`, "collectives.allreduce", "must name an algorithm"},
+		{`allreduce = "ring"`, `allreduce = "magic"`, "collectives.allreduce", `"magic" is not an algorithm of allreduce; use one of recursive_doubling, rabenseifner, ring`},
 		{`allreduce = "ring"`, `allreduc = "ring"`, "collectives.allreduc", "unknown key (known keys here: bcast, reduce, allreduce"},
 		{`description = "a test platform"`, `color = "blue"`, "color", "unknown key"},
 	} {

@@ -1,18 +1,17 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"slices"
 	"strings"
 
+	"github.com/spf13/pflag"
+
 	"github.com/parley-hpc/parley/codegen/tit"
 	"github.com/parley-hpc/parley/interp"
-	"github.com/parley-hpc/parley/ir"
 	"github.com/parley-hpc/parley/netmodel"
 )
 
@@ -20,8 +19,17 @@ func init() {
 	register(&command{
 		name:    "export",
 		args:    "--format tit PROG [--tasks N] -o DIR [--platform P] [--seed S] [-- program options]",
-		summary: "write a program's run as traces for other simulators (SimGrid)",
-		run:     runExport,
+		summary:  "write a program's run as traces for other simulators (SimGrid)",
+		progArgs: true,
+		details:  fmt.Sprintf(exportHelp, netmodel.DefaultPlatform),
+		flags: func(fs *pflag.FlagSet) any {
+			o := &exportOptions{}
+			fs.StringVar(&o.format, "format", "", "trace format: "+exportFormatList())
+			fs.StringVarP(&o.out, "output", "o", "", "directory to write the traces into (created if need be)")
+			o.sim.register(fs)
+			return o
+		},
+		run: runExport,
 	})
 }
 
@@ -41,9 +49,12 @@ func exportFormatList() string {
 	return strings.Join(names, ", ")
 }
 
-func runExport(e *env, args []string) int {
-	c := find("export")
-	f := flags(e, c, fmt.Sprintf(`
+type exportOptions struct {
+	sim         simOptions
+	format, out string
+}
+
+const exportHelp = `
 Runs PROG for N tasks as "parley run" does and writes what each task
 issues, in order, as traces another simulator can replay. Formats:
   tit  SimGrid time-independent traces (TIT), one file per rank
@@ -86,91 +97,64 @@ for itself); sizes must fit a C int, as SimGrid reads them.
 
 Exit status: 0 for a clean export; 1 if the run met a problem (deadlock,
 failed assertion, ...; what was issued is still written, the problems are
-printed) or the files could not be written; 2 for bad usage.`, netmodel.DefaultPlatform))
-	format := f.String("format", "", "trace format: "+exportFormatList())
-	out := f.String("o", "", "directory to write the traces into (created if need be)")
-	tasks := f.Int64("tasks", 64, "number of tasks (MPI ranks)")
-	platform := f.String("platform", netmodel.DefaultPlatform, "platform: a preset ("+strings.Join(netmodel.Presets(), ", ")+") or a TOML file")
-	seed := f.Uint64("seed", 1, "seed for RANDOM_* functions and A RANDOM TASK")
-	maxEvents := f.Int64("max-events", 0, "stop after this many events (0: no limit)")
-	pos, progArgs, code := parseArgs(e, f, args)
-	if code >= 0 {
-		return code
-	}
+printed) or the files could not be written; 2 for bad usage.`
+
+func runExport(e *env, inv *invocation) int {
+	o := inv.opts.(*exportOptions)
 	usageErr := func(format string, a ...any) int {
 		fmt.Fprintf(e.stderr, "parley export: "+format+"\n", a...)
 		return 2
 	}
 	switch {
-	case *format == "":
+	case o.format == "":
 		return usageErr("--format is required (known formats: %s)", exportFormatList())
-	case !slices.ContainsFunc(exportFormats, func(x struct{ name, what string }) bool { return x.name == *format }):
-		return usageErr("unknown format %q (known formats: %s)", *format, exportFormatList())
-	case len(pos) == 0:
+	case !slices.ContainsFunc(exportFormats, func(x struct{ name, what string }) bool { return x.name == o.format }):
+		return usageErr("unknown format %q (known formats: %s)", o.format, exportFormatList())
+	case len(inv.pos) == 0:
 		return usageErr("no program to export")
-	case len(pos) > 1:
-		return usageErr("one program at a time (got %s)", strings.Join(pos, ", "))
-	case *out == "":
+	case len(inv.pos) > 1:
+		return usageErr("one program at a time (got %s)", strings.Join(inv.pos, ", "))
+	case o.out == "":
 		return usageErr("-o DIR is required")
-	case *tasks < 1:
-		return usageErr("--tasks must be at least 1, not %d", *tasks)
+	case o.out == "-":
+		return usageErr("-o names a directory (one trace per rank and an index), not standard output")
 	}
-	path := pos[0]
-	prog := load(e, path)
-	if prog == nil {
-		return 1
-	}
-	plat, err := netmodel.Resolve(*platform)
-	if err != nil {
-		return usageErr("%v", err)
-	}
-	p, err := ir.Build(prog)
-	if err != nil {
-		fmt.Fprintf(e.stderr, "parley export: %v\n", err)
-		return 1
+	path := inv.pos[0]
+	s, code := o.sim.prepare(e, inv, path)
+	if s == nil {
+		return code
 	}
 	base := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
 	if path == "-" {
 		base = "stdin"
 	}
-	_, statErr := os.Stat(*out)
-	w, err := tit.Create(*out, base, *tasks, &plat.Machine)
+	_, statErr := os.Stat(o.out)
+	w, err := tit.Create(o.out, base, s.opts.NumTasks, &s.plat.Machine)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "parley export: %v\n", err)
 		return 1
 	}
-	opts := interp.Options{NumTasks: *tasks, Args: progArgs, Platform: plat, Seed: *seed, MaxEvents: *maxEvents, Observer: w}
-	sim, err := interp.New(p, opts)
-	if err != nil {
+	s.opts.Observer = w
+	sim, code := s.start(e, inv)
+	if sim == nil {
 		// Nothing was written; leave no empty directory behind.
 		if statErr != nil {
-			os.Remove(*out)
+			os.Remove(o.out)
 		}
-		if errors.Is(err, interp.ErrHelp) {
-			fmt.Fprintf(e.stdout, "Options of %s (give them after --):\n%s", path, p.Usage())
-			return 0
-		}
-		return usageErr("%v", err)
-	}
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(interp.GCPercent)
+		return code
 	}
 	res := sim.Run()
 	werr := w.Close()
 	code = 0
 	for _, pr := range res.Problems {
-		if pr.Span.Start.IsValid() {
-			reportProblem(e.stderr, prog, pr)
-		} else {
-			fmt.Fprintf(e.stderr, "parley export: %s\n", pr.Msg)
-		}
+		reportProblem(e.stderr, inv.cmd.CommandPath(), s.prog, pr)
 		code = 1
 	}
 	if werr != nil {
 		fmt.Fprintf(e.stderr, "parley export: %v\n", werr)
 		return 1
 	}
-	writeExportSummary(e.stdout, w, *tasks, plat, res)
+	writeExportSummary(e.stdout, w, s.opts.NumTasks, s.plat, res)
 	if code != 0 {
 		fmt.Fprintf(e.stderr, "parley export: the run had problems; the traces hold what each task issued up to them\n")
 	}

@@ -10,17 +10,56 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/spf13/pflag"
+
 	"github.com/parley-hpc/parley/examples"
 	"github.com/parley-hpc/parley/lang"
 	"github.com/parley-hpc/parley/parser"
 )
 
 func init() {
-	register(&command{name: "check", args: "FILE...", summary: "check programs and report every problem", run: runCheck})
-	register(&command{name: "fmt", args: "[-w | -l] FILE...", summary: "print programs in canonical form", run: runFmt})
-	register(&command{name: "params", args: "FILE", summary: "list a program's parameters: help, options, default", run: runParams})
-	register(&command{name: "version", args: "", summary: "print the version", run: runVersion})
+	register(&command{
+		name: "check", args: "FILE...", summary: "check programs and report every problem",
+		details: `
+Parses and checks each FILE (.parley or .ncptl; "-" is standard input) and
+prints every error and warning as file:line:col with the offending text and
+a hint. Exits 0 if every file is free of errors, 1 otherwise.`,
+		flags: func(fs *pflag.FlagSet) any {
+			o := &checkOptions{}
+			fs.BoolVarP(&o.quiet, "quiet", "q", false, "print errors only, not warnings")
+			fs.BoolVarP(&o.verbose, "verbose", "v", false, "also say which files are free of errors")
+			return o
+		},
+		run: runCheck,
+	})
+	register(&command{
+		name: "fmt", args: "[-w | -l] FILE...", summary: "print programs in canonical form",
+		details: `
+Prints each FILE in canonical form: keywords in upper case, variables in
+lower case, verbs agreeing with their subjects, one statement per line.
+Comments are kept. A file with syntax errors is left alone.`,
+		flags: func(fs *pflag.FlagSet) any {
+			o := &fmtOptions{}
+			fs.BoolVarP(&o.write, "write", "w", false, "write the result back to each file instead of printing it")
+			fs.BoolVarP(&o.list, "list", "l", false, "list the files whose formatting differs from canonical form")
+			return o
+		},
+		run: runFmt,
+	})
+	register(&command{
+		name: "params", args: "FILE", summary: "list a program's parameters: help, options, default",
+		details: `
+Lists the parameters FILE declares, with their help text, command-line
+options and default values. Give parameter values to "parley run" after
+"--", e.g.  parley run prog.parley --tasks 8 -- --reps 100`,
+		run: runParams,
+	})
+	register(&command{name: "version", summary: "print the version", run: runVersion})
 }
+
+type checkOptions struct{ quiet, verbose bool }
+
+type fmtOptions struct{ write, list bool }
 
 // readSource reads a program: "-" is standard input, and a name that is not
 // a file but is one of the embedded examples reads that example.
@@ -75,30 +114,20 @@ func displayName(path string) string {
 	return path
 }
 
-func runCheck(e *env, args []string) int {
-	c := find("check")
-	f := flags(e, c, `
-Parses and checks each FILE (.parley or .ncptl; "-" is standard input) and
-prints every error and warning as file:line:col with the offending text and
-a hint. Exits 0 if every file is free of errors, 1 otherwise.`)
-	quiet := f.Bool("q", false, "print errors only, not warnings")
-	verbose := f.Bool("v", false, "also say which files are free of errors")
-	if code := parseFlags(e, f, args); code >= 0 {
-		return code
-	}
-	if f.NArg() == 0 {
-		fmt.Fprintln(e.stderr, "parley check: no files given")
-		f.Usage()
+func runCheck(e *env, inv *invocation) int {
+	o := inv.opts.(*checkOptions)
+	if len(inv.pos) == 0 {
+		fmt.Fprintln(e.stderr, "parley check: no files given; e.g. parley check prog.parley")
 		return 2
 	}
 	status := 0
-	for _, path := range f.Args() {
-		prog := loadQuiet(e, path, *quiet)
+	for _, path := range inv.pos {
+		prog := loadQuiet(e, path, o.quiet)
 		if prog == nil {
 			status = 1
 			continue
 		}
-		if *verbose {
+		if o.verbose {
 			params := 0
 			for _, h := range prog.Headers {
 				if _, ok := h.(*lang.ParamDecl); ok {
@@ -111,24 +140,14 @@ a hint. Exits 0 if every file is free of errors, 1 otherwise.`)
 	return status
 }
 
-func runFmt(e *env, args []string) int {
-	c := find("fmt")
-	f := flags(e, c, `
-Prints each FILE in canonical form: keywords in upper case, variables in
-lower case, verbs agreeing with their subjects, one statement per line.
-Comments are kept. A file with syntax errors is left alone.`)
-	write := f.Bool("w", false, "write the result back to each file instead of printing it")
-	list := f.Bool("l", false, "list the files whose formatting differs from canonical form")
-	if code := parseFlags(e, f, args); code >= 0 {
-		return code
-	}
-	if f.NArg() == 0 {
-		fmt.Fprintln(e.stderr, "parley fmt: no files given")
-		f.Usage()
+func runFmt(e *env, inv *invocation) int {
+	o := inv.opts.(*fmtOptions)
+	if len(inv.pos) == 0 {
+		fmt.Fprintln(e.stderr, "parley fmt: no files given; e.g. parley fmt -w prog.parley")
 		return 2
 	}
 	status := 0
-	for _, path := range f.Args() {
+	for _, path := range inv.pos {
 		src, err := readSource(e, path)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "parley: %v\n", err)
@@ -145,11 +164,11 @@ Comments are kept. A file with syntax errors is left alone.`)
 		}
 		out := lang.Format(prog)
 		switch {
-		case *list:
+		case o.list:
 			if !bytes.Equal(src, out) {
 				fmt.Fprintln(e.stdout, path)
 			}
-		case *write && path != "-":
+		case o.write && path != "-":
 			if bytes.Equal(src, out) {
 				continue
 			}
@@ -170,21 +189,12 @@ Comments are kept. A file with syntax errors is left alone.`)
 	return status
 }
 
-func runParams(e *env, args []string) int {
-	c := find("params")
-	f := flags(e, c, `
-Lists the parameters FILE declares, with their help text, command-line
-options and default values. Give parameter values to "parley run" after
-"--", e.g.  parley run prog.parley --tasks 8 -- --reps 100`)
-	if code := parseFlags(e, f, args); code >= 0 {
-		return code
-	}
-	if f.NArg() != 1 {
-		fmt.Fprintln(e.stderr, "parley params: give exactly one file")
-		f.Usage()
+func runParams(e *env, inv *invocation) int {
+	if len(inv.pos) != 1 {
+		fmt.Fprintln(e.stderr, "parley params: give exactly one file, e.g. parley params prog.parley")
 		return 2
 	}
-	prog := load(e, f.Arg(0))
+	prog := load(e, inv.pos[0])
 	if prog == nil {
 		return 1
 	}
@@ -214,11 +224,10 @@ options and default values. Give parameter values to "parley run" after
 	return 0
 }
 
-func runVersion(e *env, args []string) int {
-	c := find("version")
-	f := flags(e, c, "")
-	if code := parseFlags(e, f, args); code >= 0 {
-		return code
+func runVersion(e *env, inv *invocation) int {
+	if len(inv.pos) > 0 {
+		fmt.Fprintln(e.stderr, "parley version: takes no arguments")
+		return 2
 	}
 	fmt.Fprintf(e.stdout, "parley %s (language %s, coNCePTuaL-compatible)\n", version, lang.LanguageVersion)
 	return 0

@@ -1,8 +1,9 @@
 package main
 
 import (
-	"flag"
 	"fmt"
+
+	"github.com/spf13/pflag"
 
 	"github.com/parley-hpc/parley/logfile"
 )
@@ -12,7 +13,14 @@ func init() {
 		name:    "logs",
 		args:    "LOGS [PREDICTED] [--rank N | --all]",
 		summary: "show a run's logs, or compare measured logs with predicted ones",
-		run:     runLogs,
+		details: logsHelp,
+		flags: func(fs *pflag.FlagSet) any {
+			o := &logsOptions{}
+			fs.BoolVar(&o.all, "all", false, "show every rank; when comparing, list every rank instead of summarizing beyond 8")
+			fs.IntVar(&o.rank, "rank", 0, "show this rank's tables instead of rank 0's")
+			return o
+		},
+		run: runLogs,
 	})
 }
 
@@ -48,53 +56,33 @@ Exit status: 0 on success; 1 if the message totals differ on any rank (the
 prediction does not communicate as the program does); 2 for bad usage or
 logs that cannot be read.`
 
-func runLogs(e *env, args []string) int {
-	c := find("logs")
-	f := flags(e, c, logsHelp)
-	all := f.Bool("all", false, "show every rank; when comparing, list every rank instead of summarizing beyond 8")
-	rank := f.Int("rank", 0, "show this rank's tables instead of rank 0's")
-	if helpRequested(args) {
-		f.SetOutput(e.stdout)
-		f.Usage()
-		return 0
-	}
-	pos, rest, err := parseInterleaved(f, args)
-	if err != nil {
-		return 2
-	}
-	pos = append(pos, rest...)
-	rankSet := false
-	f.Visit(func(fl *flag.Flag) { rankSet = rankSet || fl.Name == "rank" })
+type logsOptions struct {
+	all  bool
+	rank int
+}
+
+func runLogs(e *env, inv *invocation) int {
+	o := inv.opts.(*logsOptions)
+	pos := inv.pos
+	rankSet := inv.changed("rank")
 	switch {
 	case len(pos) == 0 || len(pos) > 2:
 		fmt.Fprintf(e.stderr, "parley logs: give one set of logs to show, or two (measured, then predicted) to compare; see \"parley logs --help\"\n")
 		return 2
-	case *all && rankSet:
+	case o.all && rankSet:
 		fmt.Fprintf(e.stderr, "parley logs: --rank and --all do not go together\n")
 		return 2
 	case len(pos) == 2 && rankSet:
 		fmt.Fprintf(e.stderr, "parley logs: --rank is for showing one set of logs; a comparison covers every rank\n")
 		return 2
 	case len(pos) == 1:
+		rank := o.rank
 		if !rankSet {
-			*rank = -1
+			rank = -1
 		}
-		return showLogs(e, pos[0], *rank, *all)
+		return showLogs(e, pos[0], rank, o.all)
 	}
-	return compareLogs(e, pos[0], pos[1], *all)
-}
-
-// helpRequested reports whether args ask for help before any "--".
-func helpRequested(args []string) bool {
-	for _, a := range args {
-		switch a {
-		case "--":
-			return false
-		case "-h", "-help", "--help":
-			return true
-		}
-	}
-	return false
+	return compareLogs(e, pos[0], pos[1], o.all)
 }
 
 // loadLogs reads a set of logs, reporting a failure on stderr.

@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/spf13/pflag"
+
 	"github.com/parley-hpc/parley/frontend/trace"
 	"github.com/parley-hpc/parley/frontend/trace/dperf"
 	"github.com/parley-hpc/parley/frontend/trace/dumpi"
@@ -22,7 +24,14 @@ func init() {
 		name:    "lower",
 		args:    "TRACE [-o PROG.parley] [--format F]",
 		summary: "turn an MPI trace into a readable Parley program",
-		run:     runLower,
+		details: lowerHelp,
+		flags: func(fs *pflag.FlagSet) any {
+			o := &lowerOptions{}
+			fs.StringVarP(&o.out, "output", "o", "", "the program to write (default: standard output)")
+			fs.StringVar(&o.format, "format", "", "the trace format: scalatrace, tit, dperf or dumpi (default: recognise it)")
+			return o
+		},
+		run: runLower,
 	})
 }
 
@@ -41,9 +50,9 @@ var traceFormats = []traceFormat{
 	{"tit", tit.Sniff, tit.Read},
 }
 
-func runLower(e *env, args []string) int {
-	c := find("lower")
-	f := flags(e, c, `
+type lowerOptions struct{ out, format string }
+
+const lowerHelp = `
 Reads an MPI trace and writes a Parley program that performs the traced
 communication exactly: per rank, the same calls with the same peers and
 sizes, in the same order, with the traced computation between them. Loops
@@ -58,20 +67,21 @@ Wildcard receives get the sender they matched when the ranks' calls are run
 against each other; a trace that could deadlock is refused with the cycle
 of ranks and calls. Then, for example:
   parley lower lu.trace -o lu.parley
-  parley run lu.parley --tasks 16
-  parley compile lu.parley --build`)
-	out := f.String("o", "", "the program to write (default: standard output)")
-	format := f.String("format", "", "the trace format: scalatrace, tit, dperf or dumpi (default: recognise it)")
-	pos, rest, code := parseArgs(e, f, args)
-	if code >= 0 {
-		return code
-	}
-	if len(pos) != 1 || len(rest) > 0 {
+  parley run lu.parley        # on the trace's 16 ranks
+  parley compile lu.parley --build`
+
+func runLower(e *env, inv *invocation) int {
+	o := inv.opts.(*lowerOptions)
+	if len(inv.pos) != 1 {
 		fmt.Fprintln(e.stderr, "parley lower: give exactly one trace, e.g. parley lower lu.trace -o lu.parley")
 		return 2
 	}
-	path := pos[0]
-	tf, err := pickFormat(path, *format)
+	path := inv.pos[0]
+	if o.out != "" && o.out != "-" && overwritesTrace(path, o.out) {
+		fmt.Fprintf(e.stderr, "parley lower: -o %s would overwrite the trace; name a .parley file elsewhere\n", o.out)
+		return 2
+	}
+	tf, err := pickFormat(path, o.format)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "parley lower: %v\n", err)
 		return 2
@@ -86,16 +96,16 @@ of ranks and calls. Then, for example:
 		fmt.Fprintf(e.stderr, "parley lower: %v\n", err)
 		return 1
 	}
-	if *out == "" {
+	if o.out == "" || o.out == "-" {
 		e.stdout.Write(res.Source)
 		return 0
 	}
-	if err := os.WriteFile(*out, res.Source, 0o644); err != nil {
+	if err := writeOutput(e, o.out, res.Source); err != nil {
 		fmt.Fprintf(e.stderr, "parley lower: %v\n", err)
 		return 1
 	}
 	fmt.Fprintf(e.stderr, "parley lower: wrote %s: %d lines for %d ranks (%d distinct behaviours)\n",
-		*out, strings.Count(string(res.Source), "\n"), tr.NumRanks, res.Classes)
+		o.out, strings.Count(string(res.Source), "\n"), tr.NumRanks, res.Classes)
 	return 0
 }
 
@@ -157,6 +167,21 @@ func traceFiles(path string) ([]string, error) {
 	}
 	sort.Strings(files)
 	return files, nil
+}
+
+// overwritesTrace reports whether out is the trace at path or one of its
+// files.
+func overwritesTrace(path, out string) bool {
+	files, err := traceFiles(path)
+	if err != nil {
+		return false
+	}
+	for _, f := range files {
+		if sameFile(f, out) {
+			return true
+		}
+	}
+	return false
 }
 
 // fileHead reads the first 4 KiB of the file at path.

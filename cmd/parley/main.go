@@ -1,34 +1,60 @@
 // Command parley reads, checks, formats and runs programs in the Parley
 // language of communication patterns. Run `parley help` for the commands.
+//
+// The command line is github.com/spf13/cobra over github.com/spf13/pflag:
+// GNU-style options that may come before or after the arguments, help per
+// command, and shell completion scripts (`parley completion bash`) without
+// code of our own.
 package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
-	"sort"
+	"slices"
 	"strings"
+
+	"github.com/agnivade/levenshtein"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // version is the toolchain's version; the language version is
 // lang.LanguageVersion.
 const version = "0.1.0"
 
-// command is one `parley` subcommand.
-type command struct {
-	name    string
-	args    string // argument synopsis
-	summary string
-	run     func(env *env, args []string) int
-}
-
 // env is what a command may touch; tests substitute buffers.
 type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 }
+
+// command is one `parley` subcommand.
+type command struct {
+	name    string
+	args    string // argument synopsis, after the name
+	summary string
+	details string // help text after the summary
+	// progArgs says the command passes what follows "--" to the program.
+	progArgs bool
+	// flags declares the command's options on fs; the values it binds are
+	// what run reads.
+	flags func(fs *pflag.FlagSet) any
+	// run does the work. pos are the arguments before "--", rest those
+	// after; opts is what flags returned. It returns the exit status.
+	run func(e *env, c *invocation) int
+}
+
+// invocation is one run of a command: its arguments and parsed options.
+type invocation struct {
+	cmd       *cobra.Command
+	pos, rest []string
+	opts      any
+}
+
+// changed reports whether the option name was given on the command line.
+func (inv *invocation) changed(name string) bool { return inv.cmd.Flags().Changed(name) }
 
 var commands []*command
 
@@ -38,31 +64,171 @@ func main() {
 	os.Exit(run(&env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr}, os.Args[1:]))
 }
 
+// usageError is bad usage: printed as one line, exit status 2.
+type usageError struct{ msg string }
+
+func (u *usageError) Error() string { return u.msg }
+
+func usagef(format string, a ...any) error { return &usageError{fmt.Sprintf(format, a...)} }
+
+// exitStatus carries a command's non-zero exit status; the command has
+// already said why.
+type exitStatus int
+
+func (s exitStatus) Error() string { return fmt.Sprintf("exit status %d", int(s)) }
+
+// run executes the command line args and returns the exit status.
 func run(e *env, args []string) int {
-	if len(args) == 0 {
-		usage(e.stderr)
-		return 2
+	root := newRoot(e)
+	root.SetArgs(args)
+	cmd, err := root.ExecuteC()
+	if err == nil {
+		return 0
 	}
-	name := args[0]
-	switch name {
-	case "help", "-h", "-help", "--help":
-		if len(args) > 1 {
-			if c := find(args[1]); c != nil {
-				return c.run(e, []string{"--help"})
+	if s, ok := errors.AsType[exitStatus](err); ok {
+		return int(s)
+	}
+	// Everything else cobra or pflag returns is a usage error.
+	msg := err.Error()
+	if u, ok := errors.AsType[*usageError](err); ok {
+		msg = u.msg
+	}
+	fmt.Fprintf(e.stderr, "%s: %s\n", cmd.CommandPath(), msg)
+	return 2
+}
+
+// newRoot builds the command tree for one run, writing to e.
+func newRoot(e *env) *cobra.Command {
+	root := &cobra.Command{
+		Use:           "parley",
+		Short:         "Parley: an English-like language of communication patterns.",
+		SilenceErrors: true,
+		SilenceUsage:  true,
+		Version:       version,
+		// Bare "parley" prints the usage and fails; anything else that is
+		// not a command is reported with the nearest command names.
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return usagef("unknown command %q%s; \"parley help\" lists the commands", args[0], didYouMean(cmd.SuggestionsFor(args[0])))
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			rootUsage(cmd, e.stderr)
+			return exitStatus(2)
+		},
+	}
+	root.SetIn(e.stdin)
+	root.SetOut(e.stdout)
+	root.SetErr(e.stderr)
+	root.SetVersionTemplate("parley {{.Version}}\n")
+	root.SetFlagErrorFunc(flagError)
+	root.SetHelpFunc(func(cmd *cobra.Command, _ []string) {
+		if cmd == root {
+			rootUsage(cmd, cmd.OutOrStdout())
+			return
+		}
+		commandHelp(cmd, cmd.OutOrStdout())
+	})
+	root.SuggestionsMinimumDistance = 2
+	for _, c := range commands {
+		root.AddCommand(c.cobra(e))
+	}
+	root.InitDefaultHelpCmd()
+	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		switch c.Name() {
+		case "help":
+			c.Short = "show the help of a command"
+		case "completion":
+			c.Short = "print a shell completion script (bash, zsh, fish, powershell)"
+		}
+	}
+	return root
+}
+
+// cobra returns c as a cobra command.
+func (c *command) cobra(e *env) *cobra.Command {
+	inv := &invocation{}
+	cmd := &cobra.Command{
+		Use:   strings.TrimSpace(c.name + " " + c.args),
+		Short: c.summary,
+		Long:  strings.TrimSpace(c.details),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			inv.cmd = cmd
+			// Without program options, "--" only ends the options, as in
+			// "parley check -- -odd-name.parley".
+			inv.pos, inv.rest = args, nil
+			if at := cmd.ArgsLenAtDash(); at >= 0 && c.progArgs {
+				inv.pos, inv.rest = args[:at], args[at:]
+			}
+			if code := c.run(e, inv); code != 0 {
+				return exitStatus(code)
+			}
+			return nil
+		},
+	}
+	if c.flags != nil {
+		inv.opts = c.flags(cmd.Flags())
+	}
+	return cmd
+}
+
+// flagError turns pflag's errors into one line that says what to do: the
+// nearest option names, and for commands that run a program, that the
+// program's own options go after "--".
+func flagError(cmd *cobra.Command, err error) error {
+	var name string
+	if ne, ok := errors.AsType[*pflag.NotExistError](err); ok {
+		name = ne.GetSpecifiedName()
+		given := "--" + name
+		if short := ne.GetSpecifiedShortnames(); short != "" {
+			given = "-" + short
+			// "-tasks" is Go flag style for --tasks.
+			if cmd.Flags().Lookup(short) != nil {
+				return usagef("unknown option %s (did you mean --%s?)", given, short)
 			}
 		}
-		usage(e.stdout)
-		return 0
-	case "-version", "--version":
-		name = "version"
+		msg := fmt.Sprintf("unknown option %s%s", given, didYouMean(flagSuggestions(cmd.Flags(), name)))
+		if c := find(cmd.Name()); c != nil && c.progArgs {
+			msg += fmt.Sprintf("; the program's own options go after \"--\", as in parley %s PROG -- %s VALUE", cmd.Name(), given)
+		} else {
+			msg += fmt.Sprintf("; see \"parley %s --help\"", cmd.Name())
+		}
+		return usagef("%s", msg)
 	}
-	c := find(name)
-	if c == nil {
-		fmt.Fprintf(e.stderr, "parley: unknown command %q\n\n", name)
-		usage(e.stderr)
-		return 2
+	return usagef("%v; see \"parley %s --help\"", err, cmd.Name())
+}
+
+// flagSuggestions lists fs's long options nearest to name, with dashes:
+// those that start with it, or else those fewest edits away (at most 2).
+func flagSuggestions(fs *pflag.FlagSet, name string) []string {
+	var near []string
+	best := 3
+	fs.VisitAll(func(f *pflag.Flag) {
+		d := levenshtein.ComputeDistance(name, f.Name)
+		if strings.HasPrefix(f.Name, name) {
+			d = 0
+		}
+		switch {
+		case d < best:
+			best, near = d, []string{"--" + f.Name}
+		case d == best:
+			near = append(near, "--"+f.Name)
+		}
+	})
+	return near
+}
+
+// didYouMean phrases suggestions: " (did you mean a or b?)".
+func didYouMean(names []string) string {
+	switch len(names) {
+	case 0:
+		return ""
+	case 1:
+		return " (did you mean " + names[0] + "?)"
 	}
-	return c.run(e, args[1:])
+	return " (did you mean " + strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1] + "?)"
 }
 
 func find(name string) *command {
@@ -74,62 +240,26 @@ func find(name string) *command {
 	return nil
 }
 
-func usage(w io.Writer) {
-	fmt.Fprint(w, `Parley: an English-like language of communication patterns.
-
-Usage: parley <command> [arguments]
-
-Commands:
-`)
-	sorted := append([]*command(nil), commands...)
-	sort.Slice(sorted, func(i, j int) bool { return sorted[i].name < sorted[j].name })
-	for _, c := range sorted {
-		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
+// rootUsage lists the commands.
+func rootUsage(root *cobra.Command, w io.Writer) {
+	fmt.Fprintf(w, "%s\n\nUsage: parley <command> [arguments]\n\nCommands:\n", root.Short)
+	cmds := slices.Clone(root.Commands())
+	slices.SortFunc(cmds, func(a, b *cobra.Command) int { return strings.Compare(a.Name(), b.Name()) })
+	for _, c := range cmds {
+		if c.IsAvailableCommand() || c.Name() == "help" {
+			fmt.Fprintf(w, "  %-11s %s\n", c.Name(), c.Short)
+		}
 	}
-	fmt.Fprint(w, `
-Run "parley <command> --help" for a command's options.
-`)
+	fmt.Fprint(w, "\nRun \"parley <command> --help\" for a command's options.\n")
 }
 
-// flags returns a flag set for a command whose --help prints the synopsis,
-// the summary and the options to stdout.
-func flags(e *env, c *command, details string) *flag.FlagSet {
-	fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
-	fs.Usage = func() {
-		w := fs.Output()
-		fmt.Fprintf(w, "Usage: parley %s %s\n\n%s\n", c.name, c.args, c.summary)
-		if details != "" {
-			fmt.Fprintf(w, "\n%s\n", strings.TrimSpace(details))
-		}
-		hasFlags := false
-		fs.VisitAll(func(*flag.Flag) { hasFlags = true })
-		if hasFlags {
-			fmt.Fprintln(w, "\nOptions:")
-			fs.PrintDefaults()
-		}
+// commandHelp prints a command's synopsis, summary, details and options.
+func commandHelp(cmd *cobra.Command, w io.Writer) {
+	fmt.Fprintf(w, "Usage: parley %s\n\n%s\n", cmd.Use, cmd.Short)
+	if cmd.Long != "" {
+		fmt.Fprintf(w, "\n%s\n", cmd.Long)
 	}
-	return fs
-}
-
-// parseFlags parses args; it returns a non-negative exit code when the
-// command should stop (help was asked for, or the flags were bad).
-func parseFlags(e *env, fs *flag.FlagSet, args []string) int {
-	for _, a := range args {
-		if a == "--" {
-			break
-		}
-		if a == "-h" || a == "-help" || a == "--help" {
-			fs.SetOutput(e.stdout)
-			fs.Usage()
-			return 0
-		}
+	if cmd.HasAvailableLocalFlags() {
+		fmt.Fprintf(w, "\nOptions:\n%s", cmd.LocalFlags().FlagUsages())
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
-	}
-	return -1
 }

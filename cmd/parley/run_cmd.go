@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -11,6 +10,8 @@ import (
 	"runtime/debug"
 	"strings"
 	"time"
+
+	"github.com/spf13/pflag"
 
 	"github.com/parley-hpc/parley/examples"
 	"github.com/parley-hpc/parley/interp"
@@ -21,153 +22,212 @@ import (
 
 func init() {
 	register(&command{
-		name:    "run",
-		args:    "[PROG] [--tasks N] [--platform P] [--logs DIR] [--json] [--timeline FILE] [-- program options]",
-		summary: "predict a program's run on a modelled machine and network",
-		run:     runRun,
-	})
-}
-
-// parseInterleaved parses flags that may come before or after positional
-// arguments, up to "--"; what follows "--" is returned separately.
-func parseInterleaved(fs *flag.FlagSet, args []string) (pos, rest []string, err error) {
-	for i, a := range args {
-		if a == "--" {
-			args, rest = args[:i], args[i+1:]
-			break
-		}
-	}
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, nil, err
-		}
-		if fs.NArg() == 0 {
-			return pos, rest, nil
-		}
-		pos = append(pos, fs.Arg(0))
-		args = fs.Args()[1:]
-	}
-}
-
-// parseArgs handles --help (before "--"), then parses flags before and
-// after the positional arguments. It returns a non-negative exit code when
-// the command should stop.
-func parseArgs(e *env, fs *flag.FlagSet, args []string) (pos, rest []string, code int) {
-	for _, a := range args {
-		if a == "--" {
-			break
-		}
-		if a == "-h" || a == "-help" || a == "--help" {
-			fs.SetOutput(e.stdout)
-			fs.Usage()
-			return nil, nil, 0
-		}
-	}
-	pos, rest, err := parseInterleaved(fs, args)
-	if err != nil {
-		return nil, nil, 2
-	}
-	return pos, rest, -1
-}
-
-func runRun(e *env, args []string) int {
-	c := find("run")
-	f := flags(e, c, fmt.Sprintf(`
+		name:     "run",
+		args:     "[PROG] [--tasks N] [--platform P] [--logs DIR] [--json] [--timeline FILE] [-- program options]",
+		summary:  "predict a program's run on a modelled machine and network",
+		progArgs: true,
+		details: fmt.Sprintf(`
 Runs PROG for N tasks as a discrete-event simulation priced by a platform's
 network and machine models, and prints the predicted run time with where
 each task's time goes (compute, communication overhead, waiting) and the
-message totals. Without PROG it runs the embedded example %s on 64 tasks.
+message totals. Without PROG it runs the embedded example %s.
 The program's OUTPUTS go to standard output as they happen.
+
+The number of tasks is --tasks, else the one the program asserts at its
+top level (ASSERT THAT "..." WITH num_tasks = 16, as "parley lower" writes
+for a trace's ranks), else 64.
 
 Platforms: a preset (%s) or a TOML file; the default is %s.
 Program options (see "parley params PROG") follow "--", e.g.
   parley run halo2d.parley --tasks 16 -- --points 1024
+"-" as the --timeline file is standard output (the summary then goes to
+standard error).
 
 Exit status: 0 for a clean run; 1 if the run met a problem (deadlock,
 failed assertion, runtime error, message never received, asynchronous
-operation never awaited, event limit); 2 for bad usage.`, examples.Default, strings.Join(netmodel.Presets(), ", "), netmodel.DefaultPlatform))
-	tasks := f.Int64("tasks", 64, "number of tasks")
-	platform := f.String("platform", netmodel.DefaultPlatform, "platform: a preset name or a TOML file")
-	logs := f.String("logs", "", "write coNCePTuaL-format logs, one per task, into this directory")
-	asJSON := f.Bool("json", false, "print the summary as JSON (program OUTPUTS then go to standard error)")
-	timeline := f.String("timeline", "", "write a Chrome trace (open in ui.perfetto.dev) to this file")
-	seed := f.Uint64("seed", 1, "seed for RANDOM_* functions and A RANDOM TASK")
-	maxEvents := f.Int64("max-events", 0, "stop after this many events (0: no limit)")
-	show := f.Int("show", 8, "list this many of the slowest tasks")
-	stats := f.Bool("stats", false, "print simulator statistics: events, events per second, peak memory")
-	pos, progArgs, code := parseArgs(e, f, args)
-	if code >= 0 {
-		return code
-	}
-	if len(pos) > 1 {
-		fmt.Fprintf(e.stderr, "parley run: one program at a time (got %s)\n", strings.Join(pos, ", "))
-		return 2
-	}
-	path := examples.Default
-	if len(pos) == 1 {
-		path = pos[0]
-	}
+operation never awaited, event limit); 2 for bad usage.`, examples.Default, strings.Join(netmodel.Presets(), ", "), netmodel.DefaultPlatform),
+		flags: func(fs *pflag.FlagSet) any {
+			o := &runOptions{}
+			o.sim.register(fs)
+			fs.StringVar(&o.logs, "logs", "", "write coNCePTuaL-format logs, one per task, into this directory")
+			fs.BoolVar(&o.json, "json", false, "print the summary as JSON (program OUTPUTS then go to standard error)")
+			fs.StringVar(&o.timeline, "timeline", "", "write a Chrome trace (open in ui.perfetto.dev) to this file")
+			fs.IntVar(&o.show, "show", 8, "list this many of the slowest tasks")
+			fs.BoolVar(&o.stats, "stats", false, "print simulator statistics: events, events per second, peak memory")
+			return o
+		},
+		run: runRun,
+	})
+}
+
+type runOptions struct {
+	sim            simOptions
+	logs, timeline string
+	json, stats    bool
+	show           int
+}
+
+// simOptions are the options of every command that runs the simulator.
+type simOptions struct {
+	tasks     int64
+	platform  string
+	seed      uint64
+	maxEvents int64
+}
+
+func (o *simOptions) register(fs *pflag.FlagSet) {
+	fs.Int64Var(&o.tasks, "tasks", 64, "number of tasks; without it, the count the program asserts or else")
+	fs.StringVar(&o.platform, "platform", netmodel.DefaultPlatform, "platform: a preset ("+strings.Join(netmodel.Presets(), ", ")+") or a TOML file")
+	fs.Uint64Var(&o.seed, "seed", 1, "seed for RANDOM_* functions and A RANDOM TASK")
+	fs.Int64Var(&o.maxEvents, "max-events", 0, "stop after this many events (0: no limit)")
+}
+
+// simulation is a program made ready to run: checked, built and bound to
+// a platform and a task count.
+type simulation struct {
+	path string
+	prog *lang.Program
+	ir   *ir.Program
+	plat *netmodel.Platform
+	opts interp.Options
+}
+
+// prepare loads the program at path and the platform, and settles the
+// number of tasks. It returns a non-zero exit status when it cannot.
+func (o *simOptions) prepare(e *env, inv *invocation, path string) (*simulation, int) {
+	name := inv.cmd.CommandPath()
 	prog := load(e, path)
 	if prog == nil {
-		return 1
+		return nil, 1
 	}
-	plat, err := netmodel.Resolve(*platform)
+	plat, err := netmodel.Resolve(o.platform)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "parley run: %v\n", err)
-		return 2
+		fmt.Fprintf(e.stderr, "%s: %v\n", name, err)
+		return nil, 2
 	}
 	p, err := ir.Build(prog)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "parley run: %v\n", err)
-		return 1
+		fmt.Fprintf(e.stderr, "%s: %v\n", name, err)
+		return nil, 1
 	}
-	out := e.stdout
-	if *asJSON {
-		out = e.stderr
+	tasks := o.tasks
+	if !inv.changed("tasks") {
+		if n, ok := p.AssertedTasks(inv.rest); ok {
+			tasks = n
+		}
 	}
-	opts := interp.Options{NumTasks: *tasks, Args: progArgs, Platform: plat, Seed: *seed, MaxEvents: *maxEvents,
-		Output: out, Timeline: *timeline != "", Logs: *logs != ""}
-	sim, err := interp.New(p, opts)
+	if tasks < 1 {
+		fmt.Fprintf(e.stderr, "%s: --tasks must be at least 1, not %d\n", name, tasks)
+		return nil, 2
+	}
+	return &simulation{path: path, prog: prog, ir: p, plat: plat, opts: interp.Options{
+		NumTasks: tasks, Args: inv.rest, Platform: plat, Seed: o.seed, MaxEvents: o.maxEvents,
+	}}, 0
+}
+
+// start makes the simulator. The program's --help prints its options and
+// stops with status 0; bad program options stop with status 2.
+func (s *simulation) start(e *env, inv *invocation) (*interp.Sim, int) {
+	sim, err := interp.New(s.ir, s.opts)
 	if errors.Is(err, interp.ErrHelp) {
-		fmt.Fprintf(e.stdout, "Options of %s (give them after --):\n%s", path, p.Usage())
-		return 0
+		fmt.Fprintf(e.stdout, "Options of %s (give them after --):\n%s", s.path, s.ir.Usage())
+		return nil, 0
 	}
 	if err != nil {
-		fmt.Fprintf(e.stderr, "parley run: %v\n", err)
-		return 2
+		fmt.Fprintf(e.stderr, "%s: %v\n", inv.cmd.CommandPath(), err)
+		return nil, 2
 	}
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(interp.GCPercent)
 	}
-	start := time.Now()
+	return sim, -1
+}
+
+func runRun(e *env, inv *invocation) int {
+	o := inv.opts.(*runOptions)
+	if len(inv.pos) > 1 {
+		fmt.Fprintf(e.stderr, "parley run: one program at a time (got %s)\n", strings.Join(inv.pos, ", "))
+		return 2
+	}
+	if o.json && o.timeline == "-" {
+		fmt.Fprintln(e.stderr, "parley run: --json and --timeline - both want standard output; write the timeline to a file")
+		return 2
+	}
+	if o.logs == "-" {
+		fmt.Fprintln(e.stderr, "parley run: --logs names a directory (one log per task), not standard output")
+		return 2
+	}
+	path := examples.Default
+	if len(inv.pos) == 1 {
+		path = inv.pos[0]
+	}
+	s, code := o.sim.prepare(e, inv, path)
+	if s == nil {
+		return code
+	}
+	// The summary, and the program's OUTPUTS before it, go where the
+	// machine-readable output does not.
+	summary, out := e.stdout, e.stdout
+	if o.json {
+		out = e.stderr
+	}
+	if o.timeline == "-" {
+		summary, out = e.stderr, e.stderr
+	}
+	s.opts.Output, s.opts.Timeline, s.opts.Logs = out, o.timeline != "", o.logs != ""
+	sim, code := s.start(e, inv)
+	if sim == nil {
+		return code
+	}
+	// Outputs are opened before the run, so that a bad path costs nothing.
+	var timeline io.WriteCloser
+	if o.timeline != "" {
+		var err error
+		if timeline, err = createOutput(e, o.timeline); err != nil {
+			fmt.Fprintf(e.stderr, "parley run: %v\n", err)
+			return 1
+		}
+		defer timeline.Close()
+	}
+	if o.logs != "" {
+		if err := checkDir(o.logs); err != nil {
+			fmt.Fprintf(e.stderr, "parley run: --logs: %v\n", err)
+			return 1
+		}
+	}
+	begin := time.Now()
 	res := sim.Run()
-	elapsed := time.Since(start)
-	if *asJSON {
+	elapsed := time.Since(begin)
+	if o.json {
 		if err := res.WriteJSON(e.stdout); err != nil {
 			fmt.Fprintf(e.stderr, "parley run: %v\n", err)
 			return 1
 		}
 	} else {
-		res.WriteSummary(e.stdout, *show)
+		res.WriteSummary(summary, o.show)
 	}
-	if *logs != "" {
+	if o.logs != "" {
 		base := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
-		if err := sim.WriteLogs(*logs, base); err != nil {
+		if err := sim.WriteLogs(o.logs, base); err != nil {
 			fmt.Fprintf(e.stderr, "parley run: %v\n", err)
 			return 1
 		}
 	}
-	if *timeline != "" {
-		if err := writeFile(*timeline, sim.WriteTimeline); err != nil {
+	if timeline != nil {
+		err := sim.WriteTimeline(timeline)
+		if cerr := timeline.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
 			fmt.Fprintf(e.stderr, "parley run: %v\n", err)
 			return 1
 		}
 	}
-	if *stats {
+	if o.stats {
 		printStats(e.stderr, res, elapsed)
 	}
 	for _, pr := range res.Problems {
-		reportProblem(e.stderr, prog, pr)
+		reportProblem(e.stderr, inv.cmd.CommandPath(), s.prog, pr)
 	}
 	if !res.OK() {
 		return 1
@@ -177,25 +237,13 @@ operation never awaited, event limit); 2 for bad usage.`, examples.Default, stri
 
 // reportProblem prints a run-time problem with the program line it
 // concerns, like a diagnostic.
-func reportProblem(w io.Writer, prog *lang.Program, p interp.Problem) {
+func reportProblem(w io.Writer, cmd string, prog *lang.Program, p interp.Problem) {
 	d := lang.Diagnostic{Pos: p.Span.Start, End: p.Span.End, Severity: lang.Error, Msg: p.Msg}
 	if !p.Span.Start.IsValid() {
-		fmt.Fprintf(w, "parley run: %s\n", p.Msg)
+		fmt.Fprintf(w, "%s: %s\n", cmd, p.Msg)
 		return
 	}
 	fmt.Fprintln(w, d.Pretty(prog.Source))
-}
-
-func writeFile(path string, write func(io.Writer) error) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	werr := write(f)
-	if cerr := f.Close(); werr == nil {
-		werr = cerr
-	}
-	return werr
 }
 
 // printStats reports the simulator's speed and peak memory (the process's
