@@ -17,8 +17,8 @@ import (
 
 func init() {
 	register(&command{
-		name:    "export",
-		args:    "--format tit PROG [--tasks N] -o DIR [--platform P] [--seed S] [-- program options]",
+		name:     "export",
+		args:     "--format tit PROG [--tasks N] -o DIR [--platform P] [--seed S] [-- program options]",
 		summary:  "write a program's run as traces for other simulators (SimGrid)",
 		progArgs: true,
 		details:  fmt.Sprintf(exportHelp, netmodel.DefaultPlatform),
