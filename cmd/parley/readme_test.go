@@ -134,3 +134,49 @@ func mpirunTour(t *testing.T, dir string, args []string) string {
 	}
 	return string(out)
 }
+
+// TestTraceDocExample runs the commands of docs/trace.md's first example
+// from the repository root, so that its paths exist and its steps work.
+func TestTraceDocExample(t *testing.T) {
+	data, err := os.ReadFile("../../docs/trace.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, block, _ := strings.Cut(string(data), "```\n")
+	block, _, _ = strings.Cut(block, "```")
+	dir := t.TempDir()
+	ran := 0
+	for _, line := range strings.Split(strings.TrimSpace(block), "\n") {
+		args := strings.Fields(line)
+		if len(args) < 2 || args[0] != "parley" {
+			t.Fatalf("docs/trace.md: %q is not a parley command", line)
+		}
+		args = args[1:]
+		if args[0] == "compile" && !haveMPI() {
+			t.Logf("skipping %q: mpicc or mpirun not found", line)
+			continue
+		}
+		for i, a := range args {
+			switch {
+			case strings.HasPrefix(a, "frontend/"):
+				args[i] = filepath.Join("../..", a)
+			case strings.HasSuffix(a, ".parley"):
+				args[i] = filepath.Join(dir, a)
+			}
+		}
+		if args[0] == "compile" {
+			args = append(args, "-o", filepath.Join(dir, "cg.c"))
+		}
+		code, out, errOut := parley(t, "", args...)
+		if code != 0 {
+			t.Errorf("%s: exit %d\n%s%s", line, code, out, errOut)
+		}
+		if args[0] == "run" && !strings.Contains(out, "on 4 tasks") {
+			t.Errorf("%s: not on the trace's 4 ranks:\n%s", line, out)
+		}
+		ran++
+	}
+	if ran < 2 {
+		t.Errorf("ran %d of docs/trace.md's first example's commands", ran)
+	}
+}
