@@ -53,6 +53,15 @@ func TestCompletion(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "compile") || !strings.Contains(out, "completion") {
 		t.Errorf("__complete com: exit %d %q", code, out)
 	}
+	if _, out, _ := parley(t, "", "__complete", "run", "--platform", ""); !strings.Contains(out, "ib-edr\nideal\n") {
+		t.Errorf("platform completion: %q", out)
+	}
+	if _, out, _ := parley(t, "", "__complete", "lower", "--format", ""); !strings.Contains(out, "scalatrace\ndumpi\ndperf\ntit\n") {
+		t.Errorf("trace format completion: %q", out)
+	}
+	if _, out, _ := parley(t, "", "__complete", "check", ""); !strings.Contains(out, "parley\nncptl\n") {
+		t.Errorf("program file completion: %q", out)
+	}
 }
 
 // TestCompileRefusesToOverwrite: -o never replaces the program or the

@@ -19,6 +19,7 @@ func init() {
 		name:    "compile",
 		args:    "PROG [-o FILE.c] [--build]",
 		summary: "compile a program to C+MPI, a benchmark for a real machine",
+		argExts: programExts,
 		details: `
 Writes PROG as readable C99 + MPI: the same communication the interpreter
 simulates, timed with MPI_Wtime, with one coNCePTuaL-format log per task

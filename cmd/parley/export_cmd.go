@@ -21,6 +21,8 @@ func init() {
 		args:     "--format tit PROG [--tasks N] -o DIR [--platform P] [--seed S] [-- program options]",
 		summary:  "write a program's run as traces for other simulators (SimGrid)",
 		progArgs: true,
+		argExts:  programExts,
+		values:   map[string][]string{"format": exportFormatNames()},
 		details:  fmt.Sprintf(exportHelp, netmodel.DefaultPlatform),
 		flags: func(fs *pflag.FlagSet) any {
 			o := &exportOptions{}
@@ -41,13 +43,15 @@ var exportFormats = []struct{ name, what string }{
 // tit.Writer is what the interpreter reports to.
 var _ interp.Observer = (*tit.Writer)(nil)
 
-func exportFormatList() string {
+func exportFormatNames() []string {
 	var names []string
 	for _, f := range exportFormats {
 		names = append(names, f.name)
 	}
-	return strings.Join(names, ", ")
+	return names
 }
+
+func exportFormatList() string { return strings.Join(exportFormatNames(), ", ") }
 
 type exportOptions struct {
 	sim         simOptions

@@ -19,7 +19,7 @@ import (
 
 func init() {
 	register(&command{
-		name: "check", args: "FILE...", summary: "check programs and report every problem",
+		name: "check", argExts: programExts, args: "FILE...", summary: "check programs and report every problem",
 		details: `
 Parses and checks each FILE (.parley or .ncptl; "-" is standard input) and
 prints every error and warning as file:line:col with the offending text and
@@ -33,7 +33,7 @@ a hint. Exits 0 if every file is free of errors, 1 otherwise.`,
 		run: runCheck,
 	})
 	register(&command{
-		name: "fmt", args: "[-w | -l] FILE...", summary: "print programs in canonical form",
+		name: "fmt", argExts: programExts, args: "[-w | -l] FILE...", summary: "print programs in canonical form",
 		details: `
 Prints each FILE in canonical form: keywords in upper case, variables in
 lower case, verbs agreeing with their subjects, one statement per line.
@@ -47,7 +47,7 @@ Comments are kept. A file with syntax errors is left alone.`,
 		run: runFmt,
 	})
 	register(&command{
-		name: "params", args: "FILE", summary: "list a program's parameters: help, options, default",
+		name: "params", argExts: programExts, args: "FILE", summary: "list a program's parameters: help, options, default",
 		details: `
 Lists the parameters FILE declares, with their help text, command-line
 options and default values. Give parameter values to "parley run" after
@@ -60,6 +60,9 @@ options and default values. Give parameter values to "parley run" after
 type checkOptions struct{ quiet, verbose bool }
 
 type fmtOptions struct{ write, list bool }
+
+// programExts are the extensions of program files, for shell completion.
+var programExts = []string{"parley", "ncptl"}
 
 // readSource reads a program: "-" is standard input, and a name that is not
 // a file but is one of the embedded examples reads that example.

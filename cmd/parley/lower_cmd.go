@@ -25,6 +25,7 @@ func init() {
 		args:    "TRACE [-o PROG.parley] [--format F]",
 		summary: "turn an MPI trace into a readable Parley program",
 		details: lowerHelp,
+		values:  map[string][]string{"format": traceFormatNames()},
 		flags: func(fs *pflag.FlagSet) any {
 			o := &lowerOptions{}
 			fs.StringVarP(&o.out, "output", "o", "", "the program to write (default: standard output)")
@@ -109,18 +110,26 @@ func runLower(e *env, inv *invocation) int {
 	return 0
 }
 
+// traceFormatNames lists the trace formats lower reads.
+func traceFormatNames() []string {
+	var names []string
+	for _, tf := range traceFormats {
+		names = append(names, tf.name)
+	}
+	return names
+}
+
 // pickFormat returns the reader named by format, or recognises the trace
 // at path from its first bytes (a directory from the first of its files
 // that a reader recognises: trace directories hold other files too, such
 // as dumpi's .meta and a program's source).
 func pickFormat(path, format string) (traceFormat, error) {
-	var names []string
 	for _, tf := range traceFormats {
 		if tf.name == format {
 			return tf, nil
 		}
-		names = append(names, tf.name)
 	}
+	names := traceFormatNames()
 	if format != "" {
 		return traceFormat{}, fmt.Errorf("unknown trace format %q; known: %s", format, strings.Join(names, ", "))
 	}

@@ -18,6 +18,8 @@ import (
 	"github.com/agnivade/levenshtein"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/parley-hpc/parley/netmodel"
 )
 
 // version is the toolchain's version; the language version is
@@ -38,6 +40,11 @@ type command struct {
 	details string // help text after the summary
 	// progArgs says the command passes what follows "--" to the program.
 	progArgs bool
+	// argExts are the file extensions shells complete its arguments with;
+	// none: any file.
+	argExts []string
+	// values are the words shells complete an option's value with.
+	values map[string][]string
 	// flags declares the command's options on fs; the values it binds are
 	// what run reads.
 	flags func(fs *pflag.FlagSet) any
@@ -170,6 +177,22 @@ func (c *command) cobra(e *env) *cobra.Command {
 	}
 	if c.flags != nil {
 		inv.opts = c.flags(cmd.Flags())
+	}
+	if len(c.argExts) > 0 {
+		cmd.ValidArgsFunction = func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+			return c.argExts, cobra.ShellCompDirectiveFilterFileExt
+		}
+	}
+	for name, words := range c.values {
+		cmd.RegisterFlagCompletionFunc(name, func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+			return words, cobra.ShellCompDirectiveNoFileComp
+		})
+	}
+	if cmd.Flags().Lookup("platform") != nil {
+		// A preset, or a platform file.
+		cmd.RegisterFlagCompletionFunc("platform", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+			return netmodel.Presets(), cobra.ShellCompDirectiveDefault
+		})
 	}
 	return cmd
 }

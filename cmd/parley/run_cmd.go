@@ -26,6 +26,7 @@ func init() {
 		args:     "[PROG] [--tasks N] [--platform P] [--logs DIR] [--json] [--timeline FILE] [-- program options]",
 		summary:  "predict a program's run on a modelled machine and network",
 		progArgs: true,
+		argExts:  programExts,
 		details: fmt.Sprintf(`
 Runs PROG for N tasks as a discrete-event simulation priced by a platform's
 network and machine models, and prints the predicted run time with where
@@ -76,7 +77,7 @@ type simOptions struct {
 }
 
 func (o *simOptions) register(fs *pflag.FlagSet) {
-	fs.Int64Var(&o.tasks, "tasks", 64, "number of tasks; without it, the count the program asserts or else")
+	fs.Int64Var(&o.tasks, "tasks", 64, "number of tasks (without it: the count the program asserts, if any)")
 	fs.StringVar(&o.platform, "platform", netmodel.DefaultPlatform, "platform: a preset ("+strings.Join(netmodel.Presets(), ", ")+") or a TOML file")
 	fs.Uint64Var(&o.seed, "seed", 1, "seed for RANDOM_* functions and A RANDOM TASK")
 	fs.Int64Var(&o.maxEvents, "max-events", 0, "stop after this many events (0: no limit)")
