@@ -232,6 +232,11 @@ func runVersion(e *env, inv *invocation) int {
 		fmt.Fprintln(e.stderr, "parley version: takes no arguments")
 		return 2
 	}
-	fmt.Fprintf(e.stdout, "parley %s (language %s, coNCePTuaL-compatible)\n", version, lang.LanguageVersion)
+	fmt.Fprint(e.stdout, versionLine())
 	return 0
+}
+
+// versionLine is what "parley version" and "parley --version" print.
+func versionLine() string {
+	return fmt.Sprintf("parley %s (language %s, coNCePTuaL-compatible)\n", version, lang.LanguageVersion)
 }

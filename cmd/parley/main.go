@@ -128,7 +128,7 @@ func newRoot(e *env) *cobra.Command {
 	root.SetIn(e.stdin)
 	root.SetOut(e.stdout)
 	root.SetErr(e.stderr)
-	root.SetVersionTemplate("parley {{.Version}}\n")
+	root.SetVersionTemplate(versionLine())
 	root.SetFlagErrorFunc(flagError)
 	root.SetHelpFunc(func(cmd *cobra.Command, _ []string) {
 		if cmd == root {

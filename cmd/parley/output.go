@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -60,6 +59,3 @@ func sameFile(a, b string) bool {
 	sb, errB := os.Stat(b)
 	return errA == nil && errB == nil && os.SameFile(sa, sb)
 }
-
-// errOverwritesInput is the refusal to write an output over an input.
-var errOverwritesInput = errors.New("would overwrite the input")
