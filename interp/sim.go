@@ -79,6 +79,7 @@ type Sim struct {
 	problemCount map[string]int64 // by kind, including those not kept
 	fatal        bool             // an assertion or runtime error stopped the run
 	timeline     []span
+	logID        string           // the run's identifier in its logs, once made
 }
 
 // ErrHelp is returned when the program's arguments ask for its help text.
