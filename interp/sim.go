@@ -78,7 +78,7 @@ type Sim struct {
 	problems     []Problem
 	problemCount map[string]int64 // by kind, including those not kept
 	fatal        bool             // an assertion or runtime error stopped the run
-	timeline     []span
+	tl           *timeline        // nil unless Options.Timeline
 	logID        string           // the run's identifier in its logs, once made
 }
 
@@ -101,6 +101,9 @@ func New(p *ir.Program, opts Options) (*Sim, error) {
 	code, stmts := compile(p)
 	s := &Sim{prog: p, code: code, stmts: stmts, opts: opts, g: g, plat: opts.Platform, agree: map[agreeKey]*agreement{}}
 	s.patterns.init(p)
+	if opts.Timeline {
+		s.tl = newTimeline(int(opts.NumTasks))
+	}
 	s.everyone = &group{all: true, n: int(opts.NumTasks)}
 	out := opts.Output
 	if out == nil {
