@@ -32,17 +32,18 @@ const (
 
 var spanNames = [...]string{spanCompute: "compute", spanSend: "send overhead", spanRecv: "receive overhead", spanWait: "wait"}
 
-// span is a stretch of one task's time spent on one thing.
+// span is a stretch of one task's time spent on one thing: 40 bytes, as
+// there may be many.
 type span struct {
 	start, end Time
 	task       int32
 	peer       int32 // the other task of a message or a wait; -1: none
 	stmt       stmtRef
+	n          int32 // spanWait in AWAIT COMPLETION: operations outstanding
 	kind       spanKind
-	wait       waitKind    // spanWait: what the task waited for
-	op         netmodel.Op // spanWait on a collective: which
-	n          int32       // spanWait in AWAIT COMPLETION: operations outstanding
-	open       bool        // spanWait: the run ended first
+	wait       waitKind // spanWait: what the task waited for
+	op         uint8    // spanWait on a collective: which netmodel.Op
+	open       bool     // spanWait: the run ended first
 }
 
 // flow is a message's arrow from the span that sent it to the span that
@@ -105,7 +106,7 @@ func (s *Sim) blocked(t *task, op netmodel.Op) {
 	if w.kind == spanWait {
 		s.unblocked(t, s.now)
 	}
-	*w = span{task: t.id, kind: spanWait, start: s.now, peer: t.waitOn.peer, stmt: t.waitOn.stmt, wait: t.waitOn.kind, op: op, n: t.asyncPending}
+	*w = span{task: t.id, kind: spanWait, start: s.now, peer: t.waitOn.peer, stmt: t.waitOn.stmt, wait: t.waitOn.kind, op: uint8(op), n: t.asyncPending}
 	if t.waitOn.kind == waitAwait {
 		w.peer = -1
 	}
@@ -256,7 +257,7 @@ func (s *Sim) waitName(sp span) string {
 	case waitAwait:
 		return fmt.Sprintf("wait: AWAIT COMPLETION of %d operation(s)", sp.n)
 	case waitColl:
-		return fmt.Sprintf("wait: %s step with task %d", sp.op, sp.peer)
+		return fmt.Sprintf("wait: %s step with task %d", netmodel.Op(sp.op), sp.peer)
 	}
 	return "wait"
 }
