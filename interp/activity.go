@@ -318,7 +318,7 @@ func (t *task) busyFor(d Time) bool {
 	t.compute += d
 	t.cpuFree = t.sim.now + d
 	if t.sim.tl != nil {
-		t.sim.record(t, spanCompute, t.sim.now, t.cpuFree, t.stmtRef())
+		t.sim.record(t, spanCompute, t.sim.now, t.cpuFree, t.current())
 	}
 	t.sim.resumeAt(t, t.cpuFree)
 	return true

@@ -444,9 +444,9 @@ func (t *task) simple(st ir.Stmt) bool {
 	return true
 }
 
-// stmtRef is the statement t is executing: its activity's, else its
+// current is the statement t is executing: its activity's, else its
 // instruction's.
-func (t *task) stmtRef() stmtRef {
+func (t *task) current() stmtRef {
 	if t.act != nil && t.act != doneActivity {
 		return ref(t.act.stmt)
 	}

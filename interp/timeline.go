@@ -61,17 +61,11 @@ type timeline struct {
 	// the sender and the middle of its send span.
 	sent []flow
 	// waits is each task's wait in progress; waits[t].kind is spanWait
-	// while task t is blocked.
+	// while task t is blocked, and the zero span otherwise.
 	waits []span
 }
 
-func newTimeline(tasks int) *timeline {
-	w := make([]span, tasks)
-	for i := range w {
-		w[i].kind = spanCompute
-	}
-	return &timeline{waits: w}
-}
+func newTimeline(tasks int) *timeline { return &timeline{waits: make([]span, tasks)} }
 
 // record notes a CPU span of task t. stmt is the statement it serves.
 func (s *Sim) record(t *task, k spanKind, start, end Time, stmt stmtRef) {
@@ -122,7 +116,7 @@ func (s *Sim) unblocked(t *task, at Time) {
 	if w.end > w.start {
 		s.tl.spans = append(s.tl.spans, *w)
 	}
-	w.kind = spanCompute
+	*w = span{}
 }
 
 // traceEvent is one event of the Chrome trace format ("Trace Event

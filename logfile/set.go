@@ -264,9 +264,9 @@ func scanDir(dir string) (logs, ignored map[string][]string, err error) {
 // splitLogName splits "ring-3.log" into "ring" and 3. The rank is written
 // as a writer writes it: decimal, without leading zeros.
 func splitLogName(name string) (base string, rank int, ok bool) {
-	stem, found := strings.CutSuffix(name, ".log")
+	stem, hasExt := strings.CutSuffix(name, ".log")
 	i := strings.LastIndexByte(stem, '-')
-	if !found || i < 1 {
+	if !hasExt || i < 1 {
 		return "", 0, false
 	}
 	rank, err := strconv.Atoi(stem[i+1:])
