@@ -17,14 +17,15 @@ import (
 // TestCompiledOutputIntact: the compiled run-time cuts nothing short and
 // keeps its logs well formed, as the interpreter does: an OUTPUTS line of
 // 100,000 characters, and a LOG heading holding a newline, a quote, a
-// comma, a backslash and a tab, read back through the logfile package.
+// comma, a backslash, a tab and a byte that is not UTF-8, read back
+// through the logfile package.
 func TestCompiledOutputIntact(t *testing.T) {
 	mpicc, mpirun := mpiTools(t)
-	long := strings.Repeat("0123456789", 10_000)
-	const heading = "a\nb\"c,d\\e\tf"
+	long := strings.Repeat("0123456789", 10_000) + "\xff"
+	const heading = "a\nb\"c,d\\e\tf\xff"
 	src := fmt.Sprintf(`n IS "a parameter\nover two lines" AND COMES FROM "--n" OR "-n" WITH DEFAULT 3.
 TASK 0 OUTPUTS "%s" AND num_tasks.
-ALL TASKS LOG 1 AS "a\nb\"c,d\\e\tf" AND num_tasks AS "next".
+ALL TASKS LOG 1 AS "a\nb\"c,d\\e\tf`+"\xff"+`" AND num_tasks AS "next".
 ASSERT THAT "a message\nwith a newline" WITH n = 3.`, long)
 	dir := t.TempDir()
 	p := build(t, "intact.parley", []byte(src))
