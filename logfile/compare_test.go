@@ -471,7 +471,7 @@ func TestLoadSetStale(t *testing.T) {
 	for r := 4; r < 8; r++ {
 		stale = append(stale, filepath.Join(dir, fmt.Sprintf("ring-%d.log", r)))
 	}
-	if want := "left out " + strings.Join(stale, ", ") + ": left by an earlier run with more tasks than a run of 4 tasks (unique execution identifier run-b)"; len(s.Warnings) != 1 || !strings.HasPrefix(s.Warnings[0], want) {
+	if want := "left out " + strings.Join(stale, ", ") + ": left by an earlier run with more tasks than a run of 4 tasks, unique execution identifier run-b"; len(s.Warnings) != 1 || !strings.HasPrefix(s.Warnings[0], want) {
 		t.Errorf("warnings %q, want %q", s.Warnings, want)
 	}
 
@@ -482,7 +482,7 @@ func TestLoadSetStale(t *testing.T) {
 		writeLogs(t, dir, "ring", map[int]*File{2: f})
 		_, err := LoadSet(dir)
 		if err == nil || !strings.Contains(err.Error(), filepath.Join(dir, "ring-2.log")+" (a run of 4 tasks") ||
-			!strings.Contains(err.Error(), "come from another run than "+filepath.Join(dir, "ring-0.log")) {
+			!strings.Contains(err.Error(), "comes from another run than "+filepath.Join(dir, "ring-0.log")) {
 			t.Errorf("mixed runs: %v", err)
 		}
 	}
@@ -513,5 +513,18 @@ func TestStaleLogs(t *testing.T) {
 	}
 	if _, err := StaleLogs(filepath.Join(dir, "nowhere"), "ring", 4); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("StaleLogs of a missing directory: %v", err)
+	}
+}
+
+func TestFileList(t *testing.T) {
+	var paths []string
+	for i := range 10 {
+		paths = append(paths, fmt.Sprintf("r-%d.log", i))
+	}
+	if got, want := fileList(paths[:2]), "r-0.log, r-1.log"; got != want {
+		t.Errorf("fileList = %q, want %q", got, want)
+	}
+	if got := fileList(paths); !strings.HasSuffix(got, "r-7.log and 2 more") || strings.Contains(got, "r-8.log") {
+		t.Errorf("fileList of 10 = %q", got)
 	}
 }

@@ -36,16 +36,16 @@ const headSize = 512
 // earlier run with more tasks left behind; Set.Warnings says which. Logs
 // of two runs mixed otherwise are an error.
 func LoadSet(path string) (*Set, error) {
-	found, err := setFiles(path)
+	files, err := setFiles(path)
 	if err != nil {
 		return nil, err
 	}
-	s := &Set{Path: path, Base: found.base}
-	if len(found.ignored) > 0 {
+	s := &Set{Path: path, Base: files.base}
+	if len(files.ignored) > 0 {
 		s.Warnings = append(s.Warnings, fmt.Sprintf("left out %s: named like a log but not one (no %q line at the start)",
-			strings.Join(found.ignored, ", "), banner))
+			fileList(files.ignored), banner))
 	}
-	for _, p := range found.paths {
+	for _, p := range files.paths {
 		l, err := loadTaskLog(p)
 		if err != nil {
 			return nil, err
@@ -67,11 +67,23 @@ func LoadSet(path string) (*Set, error) {
 	return s, nil
 }
 
-func isOrAre(n int) string {
-	if n == 1 {
-		return "is"
+// maxListed is how many files a message names before it counts the rest.
+const maxListed = 8
+
+// fileList names paths in a message, the first few if there are many.
+func fileList(paths []string) string {
+	if len(paths) <= maxListed {
+		return strings.Join(paths, ", ")
 	}
-	return "are"
+	return fmt.Sprintf("%s and %d more", strings.Join(paths[:maxListed], ", "), len(paths)-maxListed)
+}
+
+// verb picks a verb's singular or plural form for n subjects.
+func verb(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // runOf is what a log's header says of the run that wrote it.
@@ -94,7 +106,7 @@ func (r runOf) String() string {
 		s = fmt.Sprintf("a run of %s tasks", r.tasks)
 	}
 	if r.hasID {
-		s += fmt.Sprintf(" (%s %s)", strings.ToLower(KeyRunID), r.id)
+		s += fmt.Sprintf(", %s %s", strings.ToLower(KeyRunID), r.id)
 	}
 	return s
 }
@@ -121,12 +133,12 @@ func (s *Set) oneRun() error {
 		}
 	}
 	if len(mixed) > 0 {
-		return fmt.Errorf("%s come from another run than %s (%s): keep one run's logs per directory, or rerun to rewrite them",
-			strings.Join(mixed, ", "), s.Logs[0].Path, ref)
+		return fmt.Errorf("%s %s from another run than %s (%s): keep one run's logs per directory, or rerun to rewrite them",
+			fileList(mixed), verb(len(mixed), "comes", "come"), s.Logs[0].Path, ref)
 	}
 	if len(stale) > 0 {
 		s.Warnings = append(s.Warnings, fmt.Sprintf("left out %s: left by an earlier run with more tasks than %s, which wrote %s",
-			strings.Join(stale, ", "), ref, s.Logs[0].Path))
+			fileList(stale), ref, s.Logs[0].Path))
 		s.Logs = keep
 	}
 	return nil
@@ -155,15 +167,15 @@ func (s *Set) describe() error {
 	return nil
 }
 
-// found is the files a path names as a set of logs.
-type found struct {
+// setPaths is the files a path names as a set of logs.
+type setPaths struct {
 	paths   []string
 	base    string
 	ignored []string // named like the set's logs, but not logs
 }
 
 // setFiles lists the log files that path names, with their common base.
-func setFiles(path string) (found, error) {
+func setFiles(path string) (setPaths, error) {
 	fi, err := os.Stat(path)
 	switch {
 	case err == nil && fi.IsDir():
@@ -171,26 +183,26 @@ func setFiles(path string) (found, error) {
 	case err == nil:
 		base, _, named := splitLogName(filepath.Base(path))
 		if ok, _ := isLog(path); ok || named {
-			return found{paths: []string{path}, base: base}, nil
+			return setPaths{paths: []string{path}, base: base}, nil
 		}
 		// Not a log: the executable beside its logs, say. It names them
 		// as a prefix.
 		if f, err := prefixFiles(path); err == nil {
 			return f, nil
 		}
-		return found{paths: []string{path}}, nil // loadTaskLog says why it is not a log
+		return setPaths{paths: []string{path}}, nil // loadTaskLog says why it is not a log
 	case errors.Is(err, fs.ErrNotExist):
 		return prefixFiles(path)
 	}
-	return found{}, fmt.Errorf("reading logs: %w", err)
+	return setPaths{}, fmt.Errorf("reading logs: %w", err)
 }
 
 // dirFiles lists the <base>-<rank>.log files of a directory, which must
 // share one base.
-func dirFiles(dir string) (found, error) {
+func dirFiles(dir string) (setPaths, error) {
 	byBase, ignored, err := scanDir(dir)
 	if err != nil {
-		return found{}, err
+		return setPaths{}, err
 	}
 	bases := slices.Sorted(func(yield func(string) bool) {
 		for b := range byBase {
@@ -201,12 +213,12 @@ func dirFiles(dir string) (found, error) {
 	})
 	switch len(bases) {
 	case 0:
-		return found{}, fmt.Errorf("no logs in %s (%w): logs are named <program>-<rank>.log and start with the %q line%s",
+		return setPaths{}, fmt.Errorf("no logs in %s (%w): logs are named <program>-<rank>.log and start with the %q line%s",
 			dir, fs.ErrNotExist, banner, notLogs(ignored))
 	case 1:
-		return found{paths: byBase[bases[0]], base: bases[0], ignored: ignored[bases[0]]}, nil
+		return setPaths{paths: byBase[bases[0]], base: bases[0], ignored: ignored[bases[0]]}, nil
 	}
-	return found{}, fmt.Errorf("%s holds the logs of %d programs (%s): name one with a prefix, e.g. %s",
+	return setPaths{}, fmt.Errorf("%s holds the logs of %d programs (%s): name one with a prefix, e.g. %s",
 		dir, len(bases), strings.Join(bases, ", "), filepath.Join(dir, bases[0]))
 }
 
@@ -220,11 +232,11 @@ func notLogs(ignored map[string][]string) string {
 		return ""
 	}
 	slices.Sort(all)
-	return fmt.Sprintf(" (%s %s not)", strings.Join(all, ", "), isOrAre(len(all)))
+	return fmt.Sprintf(" (%s %s not)", fileList(all), verb(len(all), "is", "are"))
 }
 
 // prefixFiles lists the files dir/base-<rank>.log of a prefix dir/base.
-func prefixFiles(prefix string) (found, error) {
+func prefixFiles(prefix string) (setPaths, error) {
 	dir, base := filepath.Split(prefix)
 	base = strings.TrimSuffix(base, "-")
 	if dir == "" {
@@ -232,9 +244,9 @@ func prefixFiles(prefix string) (found, error) {
 	}
 	byBase, ignored, err := scanDir(dir)
 	if err == nil && len(byBase[base]) > 0 {
-		return found{paths: byBase[base], base: base, ignored: ignored[base]}, nil
+		return setPaths{paths: byBase[base], base: base, ignored: ignored[base]}, nil
 	}
-	return found{}, fmt.Errorf("no logs at %s (%w): give a log file, a directory of logs, or a prefix such as dir/ring for dir/ring-0.log, dir/ring-1.log, ...%s",
+	return setPaths{}, fmt.Errorf("no logs at %s (%w): give a log file, a directory of logs, or a prefix such as dir/ring for dir/ring-0.log, dir/ring-1.log, ...%s",
 		prefix, fs.ErrNotExist, notLogs(map[string][]string{base: ignored[base]}))
 }
 
