@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/parley-hpc/parley/ir"
 	"github.com/parley-hpc/parley/lang"
@@ -211,11 +212,19 @@ func (g *gen) comment(st ir.Stmt, body ir.Stmt) {
 	g.line("/* %d: %s */", sp.Start.Line, text)
 }
 
-// cString is s as a C string literal.
+// cString is s as a C string literal holding the same bytes: a byte that
+// is not part of valid UTF-8 is escaped, not replaced, so that a compiled
+// program prints and logs what the interpreter does.
 func cString(s string) string {
 	var b strings.Builder
 	b.WriteByte('"')
-	for _, r := range s {
+	for i, r := range s {
+		if r == utf8.RuneError {
+			if _, size := utf8.DecodeRuneInString(s[i:]); size == 1 {
+				fmt.Fprintf(&b, `\%03o`, s[i])
+				continue
+			}
+		}
 		switch r {
 		case '"', '\\':
 			b.WriteByte('\\')

@@ -109,6 +109,7 @@ static struct {
   const char *logname;    /* log file template, %d for the rank */
   double timer_overhead, timer_tick;
   char host[MPI_MAX_PROCESSOR_NAME];
+  char run_id[37];        /* the run's identifier, a UUID rank 0 draws */
   double started;
   double *region;         /* TOUCHES and the flops kernel */
   int64_t regioncap;
@@ -122,18 +123,6 @@ static int64_t num_tasks, my_task;
 
 PR_UNUSED static void pr_write_logs(const char *status);
 
-PR_UNUSED static void pr_fail(const char *pos, const char *fmt, ...)
-{
-  char msg[1024];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
-  va_end(ap);
-  fprintf(stderr, "%s:%s: task %ld: %s\n", pr.prog->file, pos, (long)my_task, msg);
-  MPI_Abort(MPI_COMM_WORLD, 1);
-  exit(1);
-}
-
 PR_UNUSED static void *pr_alloc(size_t n)
 {
   void *p = calloc(n ? n : 1, 1);
@@ -142,6 +131,52 @@ PR_UNUSED static void *pr_alloc(size_t n)
     MPI_Abort(MPI_COMM_WORLD, 1);
   }
   return p;
+}
+
+/* pr_vformat formats into *buf, which it grows (its size is *cap) to hold
+ * the text however long, with room for one more character; it returns
+ * the text's length. Text is never cut short: an OUTPUTS line, a heading
+ * in an error message or a log path may be of any length. */
+PR_UNUSED static size_t pr_vformat(char **buf, size_t *cap, const char *fmt, va_list ap)
+{
+  va_list again;
+  int n;
+  va_copy(again, ap);
+  n = vsnprintf(*buf, *cap, fmt, again);
+  va_end(again);
+  if (n < 0) n = 0; /* an encoding error: no text */
+  if ((size_t)n + 2 > *cap) {
+    free(*buf);
+    *cap = (size_t)n + 2;
+    *buf = pr_alloc(*cap);
+    vsnprintf(*buf, *cap, fmt, ap);
+  }
+  (*buf)[n] = '\0';
+  return (size_t)n;
+}
+
+/* pr_format is pr_vformat with the arguments in line. */
+PR_UNUSED static size_t pr_format(char **buf, size_t *cap, const char *fmt, ...)
+{
+  size_t n;
+  va_list ap;
+  va_start(ap, fmt);
+  n = pr_vformat(buf, cap, fmt, ap);
+  va_end(ap);
+  return n;
+}
+
+PR_UNUSED static void pr_fail(const char *pos, const char *fmt, ...)
+{
+  char *msg = NULL;
+  size_t cap = 0;
+  va_list ap;
+  va_start(ap, fmt);
+  pr_vformat(&msg, &cap, fmt, ap);
+  va_end(ap);
+  fprintf(stderr, "%s:%s: task %ld: %s\n", pr.prog->file, pos, (long)my_task, msg);
+  MPI_Abort(MPI_COMM_WORLD, 1);
+  exit(1);
 }
 
 /* pr_grow makes room for one more element in a growable array. */
@@ -211,6 +246,19 @@ PR_UNUSED static void pr_usage(FILE *w)
              "  --help\tthis text\n", pr.prog->name);
 }
 
+/* pr_log_template reports whether a --logfile template is safe to format
+ * with the rank: one %d and otherwise only %%. */
+PR_UNUSED static int pr_log_template(const char *t)
+{
+  int ranks = 0;
+  for (; *t; t++) {
+    if (*t != '%') continue;
+    if (*++t == 'd') ranks++;
+    else if (*t != '%') return 0;
+  }
+  return ranks == 1;
+}
+
 /* pr_option handles one command-line option; it returns how many
  * arguments it used, or 0 if it did not recognize the option. */
 PR_UNUSED static int pr_option(int argc, char **argv, int i)
@@ -232,6 +280,11 @@ PR_UNUSED static int pr_option(int argc, char **argv, int i)
   }
   if (strcmp(name, "--logfile") == 0) {
     if (value == NULL) return 0;
+    if (!pr_log_template(value)) {
+      if (pr.rank == 0) fprintf(stderr, "%s: --logfile %s: the template needs one %%d, for the rank, and no other %% but %%%% (e.g. run-%%d.log)\n", pr.prog->name, value);
+      MPI_Finalize();
+      exit(2);
+    }
     pr.logname = value;
     return used;
   }
@@ -269,6 +322,31 @@ PR_UNUSED static void pr_calibrate(void)
   pr.timer_tick = step * 1e6;
 }
 
+/* pr_make_run_id draws the run's identifier, a random (version 4) UUID as
+ * coNCePTuaL writes in its logs, from the system's random source or else
+ * from the clock and the stack's address. */
+PR_UNUSED static void pr_make_run_id(char out[37])
+{
+  unsigned char b[16];
+  FILE *r = fopen("/dev/urandom", "rb");
+  if (r == NULL || fread(b, 1, sizeof b, r) != sizeof b) {
+    pr_pcg g;
+    struct timespec ts;
+    uint64_t x, y;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    pr_pcg_seed(&g, (uint64_t)ts.tv_sec * UINT64_C(1000000000) + (uint64_t)ts.tv_nsec, (uint64_t)(uintptr_t)&g);
+    x = pr_pcg_uint64(&g);
+    y = pr_pcg_uint64(&g);
+    memcpy(b, &x, 8);
+    memcpy(b + 8, &y, 8);
+  }
+  if (r != NULL) fclose(r);
+  b[6] = (unsigned char)((b[6] & 0x0f) | 0x40);
+  b[8] = (unsigned char)((b[8] & 0x3f) | 0x80);
+  snprintf(out, 37, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+           b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
+}
+
 PR_UNUSED static void pr_init(int *argc, char ***argv, const pr_program *prog)
 {
   int i, size;
@@ -304,6 +382,8 @@ PR_UNUSED static void pr_init(int *argc, char ***argv, const pr_program *prog)
     int len;
     MPI_Get_processor_name(pr.host, &len);
   }
+  if (pr.rank == 0) pr_make_run_id(pr.run_id);
+  MPI_Bcast(pr.run_id, (int)sizeof pr.run_id, MPI_CHAR, 0, MPI_COMM_WORLD);
   pr_pcg_seed(&pr.rng, pr.seed, (uint64_t)my_task * UINT64_C(0x9e3779b97f4a7c15) + 1);
   pr_pcg_seed(&pr.sync_rng, pr.seed, 0x5eed);
   for (i = 0; i < 3; i++) pr.members[i] = pr_alloc((size_t)num_tasks);
@@ -1078,17 +1158,21 @@ PR_UNUSED static int pr_in_list(int64_t x, int n, const int64_t *vals)
 
 PR_UNUSED static const char *pr_log_comment(const char *key);
 
-/* pr_output prints one line, formatted by the generated code, atomically. */
+/* pr_output prints one line, formatted by the generated code, however
+ * long, in one write where stdio can (a pipe keeps writes of up to
+ * PIPE_BUF bytes whole), so that tasks' lines do not interleave. */
 PR_UNUSED static void pr_output(const char *fmt, ...)
 {
-  char line[4096];
+  static char *line;
+  static size_t cap;
+  size_t n;
   va_list ap;
   if (pr.suppress) return;
   va_start(ap, fmt);
-  vsnprintf(line, sizeof line - 1, fmt, ap);
+  n = pr_vformat(&line, &cap, fmt, ap);
   va_end(ap);
-  strcat(line, "\n");
-  fputs(line, stdout);
+  line[n] = '\n';
+  fwrite(line, 1, n + 1, stdout);
   fflush(stdout);
 }
 
@@ -1100,10 +1184,12 @@ PR_UNUSED static void pr_assert(int ok, const char *msg, const char *pos)
   MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD);
   if (!anybad) return;
   if (bad) {
-    char status[1200];
+    char *status = NULL;
+    size_t cap = 0;
     fprintf(stderr, "%s:%s: assertion failed on task %ld: %s\n", pr.prog->file, pos, (long)my_task, msg);
-    snprintf(status, sizeof status, "Program exited abnormally: assertion failed on task %ld: %s", (long)my_task, msg);
+    pr_format(&status, &cap, "Program exited abnormally: assertion failed on task %ld: %s", (long)my_task, msg);
     pr_write_logs(status);
+    free(status);
   } else {
     pr_write_logs("Program exited abnormally: an assertion failed on another task.");
   }
@@ -1293,14 +1379,43 @@ PR_UNUSED static const char *pr_label(const pr_column *c)
   return labels[c->func];
 }
 
+/* pr_quoted writes a heading as Parley's logfile package quotes it: in
+ * double quotes, with a backslash before each backslash and quote, as
+ * coNCePTuaL does, and each control character (which would split the row)
+ * as a backslash and three octal digits. */
 PR_UNUSED static void pr_quoted(FILE *f, const char *s)
 {
   fputc('"', f);
   for (; *s; s++) {
-    if (*s == '"' || *s == '\\') fputc('\\', f);
-    fputc(*s, f);
+    unsigned char c = (unsigned char)*s;
+    if (c == '"' || c == '\\') {
+      fputc('\\', f);
+      fputc(c, f);
+    } else if (c < 0x20 || c == 0x7f) {
+      fprintf(f, "\\%03o", c);
+    } else {
+      fputc(c, f);
+    }
   }
   fputc('"', f);
+}
+
+/* pr_comment writes "# key: value" (or "# value" without a key) on one
+ * line, as Parley's logfile package does: control characters become
+ * spaces. */
+PR_UNUSED static void pr_comment(FILE *f, const char *key, const char *value)
+{
+  int part;
+  fputs("# ", f);
+  for (part = key == NULL; part < 2; part++) {
+    const char *s = part == 0 ? key : value;
+    for (; *s; s++) {
+      unsigned char c = (unsigned char)*s;
+      fputc(c < 0x20 || c == 0x7f ? ' ' : c, f);
+    }
+    if (part == 0) fputs(": ", f);
+  }
+  fputc('\n', f);
 }
 
 PR_UNUSED static void pr_write_table(FILE *f, const pr_table *t)
@@ -1353,6 +1468,7 @@ PR_UNUSED static const char *pr_header_value(const char *key, char *buf, size_t 
   if (strcmp(key, "Platform") == 0) return "the machine it ran on";
   if (strcmp(key, "Microsecond timer type") == 0) return "MPI_Wtime";
   if (strcmp(key, "Program") == 0) return pr.prog->file;
+  if (strcmp(key, "Unique execution identifier") == 0) return pr.run_id;
   if (strcmp(key, "Host name") == 0) return pr.host;
   if (strcmp(key, "Number of tasks") == 0) { snprintf(buf, size, "%ld", (long)num_tasks); return buf; }
   if (strcmp(key, "Rank (0<=P<tasks)") == 0) { snprintf(buf, size, "%d", pr.rank); return buf; }
@@ -1371,7 +1487,7 @@ PR_UNUSED static const char *pr_header_value(const char *key, char *buf, size_t 
 static const char *pr_header_keys[] = {
     "coNCePTuaL backend", "Timing", "Platform", "Number of tasks", "Rank (0<=P<tasks)", "Host name",
     "Microsecond timer type", "Average timer overhead [elapsed_usecs]", "Timer increment [elapsed_usecs]",
-    "Random-number seed", "Program", NULL};
+    "Random-number seed", "Program", "Unique execution identifier", NULL};
 
 /* pr_log_comment looks up THE VALUE OF key among the log-file comments,
  * then the environment; unknown keys are empty. */
@@ -1386,23 +1502,29 @@ PR_UNUSED static const char *pr_log_comment(const char *key)
 
 PR_UNUSED static void pr_write_logs(const char *status)
 {
-  char path[4096], buf[256];
+  char *path = NULL, buf[256];
+  size_t cap = 0;
   const char *s;
   FILE *f;
   int i;
   pr_flush();
-  if (pr.logname != NULL) snprintf(path, sizeof path, pr.logname, pr.rank);
-  else snprintf(path, sizeof path, "%s-%d.log", pr.prog->name, pr.rank);
+  /* pr_option has checked that the template converts the rank alone. */
+  if (pr.logname != NULL) pr_format(&path, &cap, pr.logname, pr.rank);
+  else pr_format(&path, &cap, "%s-%d.log", pr.prog->name, pr.rank);
   f = fopen(path, "w");
   if (f == NULL) {
     fprintf(stderr, "%s: cannot write the log %s: %s\n", pr.prog->name, path, strerror(errno));
+    free(path);
     return;
   }
+  free(path);
   fprintf(f, PR_RULE "\n# ===================\n# coNCePTuaL log file\n# ===================\n");
   for (i = 0; pr_header_keys[i] != NULL; i++)
-    fprintf(f, "# %s: %s\n", pr_header_keys[i], pr_header_value(pr_header_keys[i], buf, sizeof buf));
-  for (i = 0; i < pr.prog->nparams; i++)
-    fprintf(f, "# %s: %ld\n", pr.prog->params[i].help, (long)*pr.prog->params[i].value);
+    pr_comment(f, pr_header_keys[i], pr_header_value(pr_header_keys[i], buf, sizeof buf));
+  for (i = 0; i < pr.prog->nparams; i++) {
+    snprintf(buf, sizeof buf, "%ld", (long)*pr.prog->params[i].value);
+    pr_comment(f, pr.prog->params[i].help, buf);
+  }
   fprintf(f, "#\n# coNCePTuaL source code\n# ----------------------\n#     ");
   for (s = pr.prog->source; *s; s++) {
     if (*s == '\n' && s[1] == '\0') break;
@@ -1414,7 +1536,8 @@ PR_UNUSED static void pr_write_logs(const char *status)
     if (i > 0) fputc('\n', f);
     pr_write_table(f, &pr.tables[i]);
   }
-  fprintf(f, PR_RULE "\n# %s\n", status);
+  fprintf(f, PR_RULE "\n");
+  pr_comment(f, NULL, status);
   fprintf(f, "# Elapsed time: %.10g seconds\n", MPI_Wtime() - pr.started);
   fprintf(f, "# Messages sent: %ld\n# Messages received: %ld\n# Bytes sent: %ld\n# Bytes received: %ld\n",
           (long)pr.total_msgs_sent, (long)pr.total_msgs_received, (long)pr.total_bytes_sent,

@@ -127,6 +127,9 @@ func (a *activity) run(t *task) bool {
 			}
 			if s.send(t, op.peer, op.bytes, op.tag, true, mode, ref(a.stmt)) && !op.async {
 				t.waitOn = waitInfo{kind: waitSend, peer: op.peer, stmt: ref(a.stmt)}
+				if s.tl != nil {
+					s.blocked(t, 0)
+				}
 				return false
 			}
 			if t.cpuFree > s.now {
@@ -151,6 +154,9 @@ func (a *activity) run(t *task) bool {
 		}
 		if pending {
 			t.waitOn = waitInfo{kind: waitRecv, peer: op.peer, stmt: ref(a.stmt)}
+			if s.tl != nil {
+				s.blocked(t, 0)
+			}
 			return false
 		}
 		if doneAt > s.now {
@@ -228,6 +234,9 @@ func (s *Sim) collective(t *task, a *activity, call *collCall) bool {
 				peer = st.SendTo
 			}
 			t.waitOn = waitInfo{kind: waitColl, peer: s.proc(t, call.group.task(peer)), stmt: ref(a.stmt)}
+			if s.tl != nil {
+				s.blocked(t, call.op)
+			}
 			return false
 		}
 		if c.stepDone > s.now {
@@ -308,7 +317,9 @@ func (t *task) busyFor(d Time) bool {
 	}
 	t.compute += d
 	t.cpuFree = t.sim.now + d
-	t.sim.record(t, spanCompute, t.sim.now, t.cpuFree)
+	if t.sim.tl != nil {
+		t.sim.record(t, spanCompute, t.sim.now, t.cpuFree, t.current())
+	}
 	t.sim.resumeAt(t, t.cpuFree)
 	return true
 }

@@ -333,7 +333,7 @@ func TestJSONAndTimeline(t *testing.T) {
 			spans = append(spans, e.Name+"@"+itoa(int64(e.Tid))+":"+formatUs(e.Ts)+"+"+formatUs(e.Dur))
 		}
 	}
-	want := []string{"compute@0:0+10", "send overhead@0:10+1", "receive overhead@1:16+1.999"}
+	want := []string{"compute@0:0+10", "send overhead@0:10+1", "wait: receive from task 0@1:0+17.999", "receive overhead@1:16+1.999"}
 	if diff := cmp.Diff(want, spans); diff != "" {
 		t.Errorf("timeline spans (-want +got):\n%s", diff)
 	}

@@ -73,6 +73,7 @@ func (s *Sim) finishChecks() {
 // deadlock reports the tasks that can never finish, and a cycle of tasks
 // waiting for each other if there is one.
 func (s *Sim) deadlock(stuck []int32) {
+	s.deadlocked = true
 	// Rendezvous requests still waiting for a receive, by sender.
 	unmatched := map[int32][]int32{}
 	for id := range s.msgs.n {

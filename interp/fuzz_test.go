@@ -1,7 +1,8 @@
 package interp_test
 
 import (
-	"io"
+	"bytes"
+	"encoding/json"
 	"io/fs"
 	"testing"
 
@@ -9,11 +10,13 @@ import (
 	"github.com/parley-hpc/parley/interp"
 	"github.com/parley-hpc/parley/ir"
 	"github.com/parley-hpc/parley/lang"
+	"github.com/parley-hpc/parley/logfile"
 	"github.com/parley-hpc/parley/parser"
 )
 
 // FuzzRun: any program that checks runs to an end without panicking,
-// within the event limit, on any small number of tasks.
+// within the event limit, on any small number of tasks, and its timeline
+// is JSON and its logs read back.
 func FuzzRun(f *testing.F) {
 	names, _ := fs.Glob(examples.FS, "*.parley")
 	for _, n := range names {
@@ -27,6 +30,7 @@ func FuzzRun(f *testing.F) {
 		"TASKS t SUCH THAT t > 0 ARE ASSIGNED TO PROCESSOR num_tasks - t THEN ALL TASKS t SEND A 8 BYTE MESSAGE TO TASK t + 1",
 		"LET r BE A RANDOM TASK OTHER THAN 0 WHILE TASK r MULTICASTS 3 1 KILOBYTE MESSAGES TO ALL OTHER TASKS",
 		"ALL TASKS STORE THEIR COUNTERS THEN ALL TASKS RESTORE THEIR COUNTERS THEN ALL TASKS RESTORE THEIR COUNTERS",
+		`ALL TASKS LOG 1 AS "a\nb\"c,d\\e\tf" AND 2 AS "\r" THEN ALL TASKS SYNCHRONIZE THEN TASK 0 RECEIVES A 8 BYTE MESSAGE FROM TASK 1`,
 	} {
 		f.Add(src, uint8(3))
 	}
@@ -51,7 +55,16 @@ func FuzzRun(f *testing.F) {
 		if res.Events > 20000 {
 			t.Fatalf("%d events past the limit", res.Events)
 		}
-		sim.WriteTimeline(io.Discard)
-		sim.WriteLogs(t.TempDir(), "fuzz")
+		var tl bytes.Buffer
+		if err := sim.WriteTimeline(&tl); err != nil || !json.Valid(tl.Bytes()) {
+			t.Fatalf("the timeline is not JSON (%v):\n%s", err, tl.String())
+		}
+		dir := t.TempDir()
+		if err := sim.WriteLogs(dir, "fuzz"); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := logfile.LoadSet(dir); err != nil {
+			t.Fatalf("the logs do not read back: %v", err)
+		}
 	})
 }

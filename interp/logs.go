@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -138,11 +139,36 @@ func (s *Sim) logHeader(rank int) []logfile.KV {
 		{Key: "Timer increment [elapsed_usecs]", Value: "1e-06 (simulated)"},
 		{Key: "Random-number seed", Value: strconv.FormatUint(s.g.Seed, 10)},
 		{Key: "Program", Value: s.prog.Lang.File},
+		{Key: logfile.KeyRunID, Value: s.runID()},
 	}
 	for i, info := range s.prog.Params {
 		kv = append(kv, logfile.KV{Key: info.Help, Value: strconv.FormatInt(s.g.Params[i], 10)})
 	}
 	return kv
+}
+
+// runID identifies the run in every task's log, so that logs of another
+// run left in the same directory can be told apart. A prediction is a
+// pure function of its inputs, so the identifier is a digest of them (the
+// program, its parameters, the task count, the seed and the platform)
+// formatted as a UUID: logs stay reproducible, and two runs share an
+// identifier only when they write the same logs.
+func (s *Sim) runID() string {
+	if s.logID != "" {
+		return s.logID
+	}
+	h := sha256.New()
+	p := s.plat
+	fmt.Fprintf(h, "%q %q %d %d %v\n", s.prog.Lang.File, s.prog.Lang.Source, s.g.NumTasks, s.g.Seed, s.g.Params)
+	fmt.Fprintf(h, "%q %q %v %v %v\n", p.Name, p.Source, p.Network, p.Machine, p.Collectives)
+	if p.Intra != nil {
+		fmt.Fprintf(h, "%v\n", *p.Intra)
+	}
+	d := h.Sum(nil)
+	d[6] = d[6]&0x0f | 0x80 // version 8: a custom UUID
+	d[8] = d[8]&0x3f | 0x80 // the RFC 9562 variant
+	s.logID = fmt.Sprintf("%x-%x-%x-%x-%x", d[0:4], d[4:6], d[6:8], d[8:10], d[10:16])
+	return s.logID
 }
 
 // logComment looks up THE VALUE OF key among the log-file comments, then
@@ -157,7 +183,9 @@ func (s *Sim) logComment(key string) string {
 }
 
 // WriteLogs writes one coNCePTuaL-format log per task into dir, named
-// base-<rank>.log.
+// base-<rank>.log, and removes the logs of base that an earlier run with
+// more tasks left in dir (see logfile.StaleLogs), which would otherwise
+// be read as part of this run.
 func (s *Sim) WriteLogs(dir, base string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("writing logs: %w", err)
@@ -203,6 +231,15 @@ func (s *Sim) WriteLogs(dir, base string) error {
 		}
 		if werr != nil {
 			return fmt.Errorf("writing %s: %w", path, werr)
+		}
+	}
+	stale, err := logfile.StaleLogs(dir, base, s.g.NumTasks)
+	if err != nil {
+		return fmt.Errorf("writing logs: looking for an earlier run's logs: %w", err)
+	}
+	for _, path := range stale {
+		if err := os.Remove(path); err != nil {
+			return fmt.Errorf("writing logs: removing an earlier run's log: %w", err)
 		}
 	}
 	return nil

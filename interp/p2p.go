@@ -104,8 +104,10 @@ func (s *Sim) send(t *task, dst int32, bytes int64, tag int32, counted bool, mod
 	}
 	t.cpuFree = s.now + cpu
 	t.comm += cpu
-	s.record(t, spanSend, s.now, t.cpuFree)
 	id := s.newMsg(m)
+	if s.tl != nil {
+		s.recordSend(t, id, s.now, t.cpuFree, stmt)
+	}
 	s.schedule(s.now+link.Overhead+link.Latency, makeEvent(evArrive, id))
 	if counted {
 		t.cnt.msgsSent++
@@ -186,7 +188,7 @@ func (s *Sim) arrive(id int32) {
 			s.schedule(start, makeEvent(evArrive, id))
 			return
 		}
-		ready = s.absorb(r, m)
+		ready = s.absorb(r, m, id)
 	}
 	// A finished task's CPU does no more work, but an asynchronous receive
 	// it never awaited still takes the message.
@@ -199,15 +201,17 @@ func (s *Sim) arrive(id int32) {
 	r.unexpected = append(r.unexpected, id)
 }
 
-// absorb charges the receiver's CPU and NIC for a message's data and
+// absorb charges the receiver's CPU and NIC for message id's data and
 // returns when the receive is complete.
-func (s *Sim) absorb(r *task, m *message) Time {
+func (s *Sim) absorb(r *task, m *message, id int32) Time {
 	link := s.msgLink(m)
 	cpu := link.RecvCPU(m.bytes)
 	r.cpuFree = s.now + cpu
 	r.recvFree = s.now + link.RecvNIC(m.bytes)
 	r.comm += cpu
-	s.record(r, spanRecv, s.now, r.cpuFree)
+	if s.tl != nil {
+		s.recordRecv(r, id, m, s.now, r.cpuFree)
+	}
 	return r.cpuFree
 }
 
@@ -225,7 +229,11 @@ func (s *Sim) clearToSend(id int32) {
 	t.cpuFree = s.now + cpu
 	t.sendFree = s.now + link.SendNIC(m.bytes)
 	t.comm += cpu
-	s.record(t, spanSend, s.now, s.now+max(cpu, wire))
+	if s.tl != nil {
+		// The CPU's part: the wire's goes on while the task does other
+		// things, or waits.
+		s.recordSend(t, id, s.now, t.cpuFree, m.stmt)
+	}
 	s.schedule(s.now+link.Latency, makeEvent(evData, id))
 	s.notify(t, m.sendMode, s.now+max(cpu, wire))
 }
@@ -238,7 +246,7 @@ func (s *Sim) dataArrive(id int32) {
 		s.schedule(start, makeEvent(evData, id))
 		return
 	}
-	ready := s.absorb(r, m)
+	ready := s.absorb(r, m, id)
 	req := m.recv - 1
 	s.freeMsg(id)
 	s.recvDone(r, req, ready)
@@ -276,12 +284,18 @@ func (s *Sim) recvCounters(t *task, req *recvReq) {
 func (s *Sim) notify(t *task, mode reqMode, at Time) {
 	switch mode {
 	case modeBlocking:
+		if s.tl != nil {
+			s.unblocked(t, at)
+		}
 		t.waitOn = noWait
 		s.resumeAt(t, at)
 	case modeAsync:
 		t.asyncPending--
 		t.asyncDone = max(t.asyncDone, at)
 		if t.awaiting && t.asyncPending == 0 {
+			if s.tl != nil {
+				s.unblocked(t, t.asyncDone)
+			}
 			t.awaiting = false
 			t.waitOn = noWait
 			s.resumeAt(t, t.asyncDone)
@@ -291,6 +305,9 @@ func (s *Sim) notify(t *task, mode reqMode, at Time) {
 		c.pending--
 		c.stepDone = max(c.stepDone, at)
 		if c.pending == 0 && c.waiting {
+			if s.tl != nil {
+				s.unblocked(t, c.stepDone)
+			}
 			c.waiting = false
 			t.waitOn = noWait
 			s.resumeAt(t, c.stepDone)

@@ -15,11 +15,38 @@ type Result struct {
 	Platform  string
 	NumTasks  int64
 	Seed      uint64
-	Predicted Time // when the last task finished
+	Status    Status
+	Predicted Time // when the last task finished; unless Finished, the time the run reached
 	Events    int64
 	Tasks     []TaskStats
 	Problems  []Problem
 }
+
+// Status says whether a run went to the end of the program.
+type Status uint8
+
+const (
+	// Finished: every task ran to the end; Predicted is the prediction.
+	// Problems such as unreceived messages may still be reported.
+	Finished Status = iota
+	// Deadlocked: tasks wait for each other forever; there is no
+	// prediction, and the figures are as of the deadlock.
+	Deadlocked
+	// Failed: an assertion or a runtime error stopped the run; there is
+	// no prediction.
+	Failed
+	// Stopped: Options.MaxEvents or Options.Context stopped the run; the
+	// figures are partial, as of the time the run reached.
+	Stopped
+)
+
+var statusNames = [...]string{Finished: "finished", Deadlocked: "deadlock", Failed: "failed", Stopped: "stopped"}
+
+func (s Status) String() string { return statusNames[s] }
+
+// Partial reports whether the run was stopped before it ended, so that
+// its figures cover only part of it.
+func (r *Result) Partial() bool { return r.Status == Stopped }
 
 // TaskStats is one task's share of the run. Compute, Comm and Wait add up
 // to Finish: time computing (COMPUTES, SLEEPS, TOUCHES, reductions), time
@@ -47,6 +74,14 @@ func (r *Result) OK() bool { return len(r.Problems) == 0 }
 
 func (s *Sim) result() *Result {
 	r := &Result{Program: s.prog.Lang.File, Platform: s.plat.Name, NumTasks: s.g.NumTasks, Seed: s.g.Seed, Events: s.nev, Problems: s.problemList()}
+	switch {
+	case s.halted:
+		r.Status = Stopped
+	case s.fatal:
+		r.Status = Failed
+	case s.deadlocked:
+		r.Status = Deadlocked
+	}
 	r.Tasks = make([]TaskStats, len(s.tasks))
 	for i := range s.tasks {
 		t := &s.tasks[i]
@@ -96,10 +131,30 @@ func split(ts []TaskStats, get func(*TaskStats) Time) Split {
 	return sp
 }
 
-// WriteSummary prints the prediction for people: the total, where the time
-// goes across tasks, the busiest tasks, message totals and any problem.
+// Headline is the summary's first line: the predicted run time, or why
+// there is none.
+func (r *Result) Headline() string {
+	run := fmt.Sprintf("(%s on %d tasks, platform %s)", r.Program, r.NumTasks, r.Platform)
+	switch r.Status {
+	case Deadlocked:
+		return fmt.Sprintf("Deadlock after %s: no prediction  %s", r.Predicted, run)
+	case Failed:
+		why := "a runtime error"
+		if slices.ContainsFunc(r.Problems, func(p Problem) bool { return p.Kind == "assertion" }) {
+			why = "an assertion failed"
+		}
+		return fmt.Sprintf("Failed after %s: no prediction (%s)  %s", r.Predicted, why, run)
+	case Stopped:
+		return fmt.Sprintf("Stopped after %d events at simulated time %s: partial summary  %s", r.Events, r.Predicted, run)
+	}
+	return fmt.Sprintf("Predicted run time: %s  %s", r.Predicted, run)
+}
+
+// WriteSummary prints the prediction for people: the total (or why there
+// is none), where the time goes across tasks, the busiest tasks, message
+// totals and any problem.
 func (r *Result) WriteSummary(w io.Writer, show int) {
-	fmt.Fprintf(w, "Predicted run time: %s  (%s on %d tasks, platform %s)\n", r.Predicted, r.Program, r.NumTasks, r.Platform)
+	fmt.Fprintln(w, r.Headline())
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "\tmin\tmean\tmax\tshare of the run\t")
 	for _, row := range []struct {
@@ -189,7 +244,10 @@ type jsonSplit struct {
 // larger runs list only the splits.
 const MaxJSONTasks = 4096
 
-// WriteJSON writes the prediction as JSON.
+// WriteJSON writes the prediction as JSON: "status" is the Status
+// ("finished", "deadlock", "failed" or "stopped"), "partial" says the
+// figures cover part of the run, and "predicted_us" is the prediction
+// only when the status is "finished" (else the time the run reached).
 func (r *Result) WriteJSON(w io.Writer) error {
 	js := func(sp Split) jsonSplit {
 		return jsonSplit{sp.Min.Micros(), sp.Mean.Micros(), sp.Max.Micros(), sp.MaxTask}
@@ -199,12 +257,16 @@ func (r *Result) WriteJSON(w io.Writer) error {
 		Platform  string               `json:"platform"`
 		NumTasks  int64                `json:"tasks"`
 		Seed      uint64               `json:"seed"`
+		Status    string               `json:"status"`
+		Partial   bool                 `json:"partial"`
+		Headline  string               `json:"headline"`
 		Predicted float64              `json:"predicted_us"`
 		Events    int64                `json:"events"`
 		Splits    map[string]jsonSplit `json:"splits"`
 		Tasks     []jsonTask           `json:"per_task,omitempty"`
 		Problems  []map[string]any     `json:"problems"`
-	}{Program: r.Program, Platform: r.Platform, NumTasks: r.NumTasks, Seed: r.Seed, Predicted: r.Predicted.Micros(), Events: r.Events,
+	}{Program: r.Program, Platform: r.Platform, NumTasks: r.NumTasks, Seed: r.Seed,
+		Status: r.Status.String(), Partial: r.Partial(), Headline: r.Headline(), Predicted: r.Predicted.Micros(), Events: r.Events,
 		Splits: map[string]jsonSplit{
 			"compute":       js(split(r.Tasks, func(t *TaskStats) Time { return t.Compute })),
 			"communication": js(split(r.Tasks, func(t *TaskStats) Time { return t.Comm })),

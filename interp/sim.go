@@ -2,11 +2,14 @@ package interp
 
 import (
 	"bufio"
+	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"maps"
 	"slices"
+	"time"
 
 	"github.com/parley-hpc/parley/ir"
 	"github.com/parley-hpc/parley/lang"
@@ -24,13 +27,41 @@ type Options struct {
 	Timeline  bool      // record what each task does when, for Timeline
 	Logs      bool      // keep LOGS data, for WriteLogs
 	Observer  Observer  // told of every MPI-level operation as it is issued; nil: none
+
+	// Context stops the run when it is done (cancelled from another
+	// goroutine, on Ctrl-C say): Run then returns the result so far, with
+	// Status Stopped and an "interrupted" problem saying when. nil: never.
+	Context context.Context
+	// Progress, if set, is called on the run's goroutine while the run
+	// goes on, at most every ProgressInterval of wall time, with the
+	// events processed and the simulated time reached. It must return
+	// quickly and must not call into the Sim.
+	Progress func(Progress)
+	// ProgressInterval is the least wall time between calls of Progress;
+	// 0 means DefaultProgressInterval.
+	ProgressInterval time.Duration
 }
+
+// Progress is how far a run has got.
+type Progress struct {
+	Events int64 // events processed
+	Now    Time  // the simulated time reached
+}
+
+// DefaultProgressInterval is how often Options.Progress is called at most
+// unless Options.ProgressInterval says otherwise.
+const DefaultProgressInterval = 200 * time.Millisecond
+
+// pollEvents is how many events pass between looks at the event limit,
+// the context and the clock: often enough to answer within milliseconds,
+// seldom enough to cost nothing per event.
+const pollEvents = 1 << 14
 
 // Problem is something wrong found while running: a failed assertion, a
 // runtime error, a deadlock, a message never received, an asynchronous
 // operation never awaited.
 type Problem struct {
-	Kind string // "assertion", "runtime", "deadlock", "unreceived", "unawaited", "limit"
+	Kind string // "assertion", "runtime", "deadlock", "unreceived", "unawaited", "limit", "interrupted"
 	Task int64  // -1 if it concerns no single task
 	Span lang.Span
 	Msg  string
@@ -78,7 +109,12 @@ type Sim struct {
 	problems     []Problem
 	problemCount map[string]int64 // by kind, including those not kept
 	fatal        bool             // an assertion or runtime error stopped the run
-	timeline     []span
+	halted       bool             // Options.MaxEvents or Options.Context stopped the run
+	deadlocked   bool
+	budget       int64     // events left until the next poll
+	lastProgress time.Time // when Options.Progress was last called
+	tl           *timeline // nil unless Options.Timeline
+	logID        string    // the run's identifier in its logs, once made
 }
 
 // ErrHelp is returned when the program's arguments ask for its help text.
@@ -100,6 +136,9 @@ func New(p *ir.Program, opts Options) (*Sim, error) {
 	code, stmts := compile(p)
 	s := &Sim{prog: p, code: code, stmts: stmts, opts: opts, g: g, plat: opts.Platform, agree: map[agreeKey]*agreement{}}
 	s.patterns.init(p)
+	if opts.Timeline {
+		s.tl = newTimeline(int(opts.NumTasks))
+	}
 	s.everyone = &group{all: true, n: int(opts.NumTasks)}
 	out := opts.Output
 	if out == nil {
@@ -147,12 +186,12 @@ func (s *Sim) resumeAt(t *task, at Time) {
 
 func (s *Sim) run() {
 	defer s.out.Flush()
+	s.lastProgress = time.Now()
 	for s.q.len() > 0 && !s.fatal {
-		if s.opts.MaxEvents > 0 && s.nev >= s.opts.MaxEvents {
-			s.problem(Problem{Kind: "limit", Task: -1,
-				Msg: fmt.Sprintf("stopped after %d events (--max-events) at predicted time %s", s.nev, s.now)})
+		if s.budget == 0 && s.poll() {
 			return
 		}
+		s.budget--
 		at, e := s.q.pop()
 		s.now = at
 		s.nev++
@@ -171,6 +210,35 @@ func (s *Sim) run() {
 		return
 	}
 	s.finishChecks()
+}
+
+// poll runs when s.budget events have passed: it stops the run at the
+// event limit or when the context is done, and reports progress. It
+// reports whether the run must stop.
+func (s *Sim) poll() bool {
+	if s.opts.MaxEvents > 0 && s.nev >= s.opts.MaxEvents {
+		s.problem(Problem{Kind: "limit", Task: -1,
+			Msg: fmt.Sprintf("stopped after %d events (--max-events) at predicted time %s", s.nev, s.now)})
+		s.halted = true
+		return true
+	}
+	if ctx := s.opts.Context; ctx != nil && ctx.Err() != nil {
+		s.problem(Problem{Kind: "interrupted", Task: -1,
+			Msg: fmt.Sprintf("interrupted after %d events at predicted time %s: %v", s.nev, s.now, context.Cause(ctx))})
+		s.halted = true
+		return true
+	}
+	if s.opts.Progress != nil && s.nev > 0 {
+		if now := time.Now(); now.Sub(s.lastProgress) >= cmp.Or(s.opts.ProgressInterval, DefaultProgressInterval) {
+			s.lastProgress = now
+			s.opts.Progress(Progress{Events: s.nev, Now: s.now})
+		}
+	}
+	s.budget = pollEvents
+	if s.opts.MaxEvents > 0 {
+		s.budget = min(s.budget, s.opts.MaxEvents-s.nev)
+	}
+	return false
 }
 
 // step runs task t from where it stopped until it blocks, sleeps or ends,

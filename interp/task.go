@@ -420,6 +420,9 @@ func (t *task) simple(st ir.Stmt) bool {
 		if t.asyncPending > 0 {
 			t.awaiting = true
 			t.waitOn = waitInfo{kind: waitAwait, stmt: ref(st)}
+			if s.tl != nil {
+				s.blocked(t, 0)
+			}
 			return false
 		}
 		t.unawaited, t.unawaitedAt = 0, noStmt
@@ -439,6 +442,15 @@ func (t *task) simple(st ir.Stmt) bool {
 	}
 	t.endActivity()
 	return true
+}
+
+// current is the statement t is executing: its activity's, else its
+// instruction's.
+func (t *task) current() stmtRef {
+	if t.act != nil && t.act != doneActivity {
+		return ref(t.act.stmt)
+	}
+	return ref(t.sim.code[t.pc].stmt)
 }
 
 // busy occupies the CPU for d; the statement is done when the task resumes.

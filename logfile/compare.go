@@ -2,16 +2,12 @@ package logfile
 
 import (
 	"bufio"
-	"bytes"
 	"cmp"
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"math"
-	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -48,6 +44,7 @@ type Set struct {
 	Predicted bool      // the backend says its times are predicted, not measured
 	Tasks     int       // the "Number of tasks" header, 0 if absent
 	Logs      []TaskLog // one per task, by ascending rank
+	Warnings  []string  // files LoadSet left out, and why
 }
 
 // TaskLog is one task's log in a Set.
@@ -93,186 +90,6 @@ func (s *Set) Missing() []int {
 		}
 	}
 	return m
-}
-
-// LoadSet reads the logs of one run. path is a single log file; a
-// directory, meaning every <base>-<rank>.log in it (which must all share
-// one base); or a prefix dir/base, meaning dir/base-<rank>.log. Each
-// file's rank comes from its "Rank (0<=P<tasks)" header (coNCePTuaL's
-// "Processor (0<=P<tasks)"), else from its name. Errors name the file.
-func LoadSet(path string) (*Set, error) {
-	paths, base, err := setFiles(path)
-	if err != nil {
-		return nil, err
-	}
-	s := &Set{Path: path, Base: base}
-	for _, p := range paths {
-		l, err := loadTaskLog(p)
-		if err != nil {
-			return nil, err
-		}
-		s.Logs = append(s.Logs, *l)
-	}
-	slices.SortFunc(s.Logs, func(a, b TaskLog) int { return cmp.Compare(a.Rank, b.Rank) })
-	for i := 1; i < len(s.Logs); i++ {
-		if a, b := s.Logs[i-1], s.Logs[i]; a.Rank == b.Rank {
-			return nil, fmt.Errorf("%s and %s are both rank %d: a set holds one log per task (are two runs mixed up?)", a.Path, b.Path, a.Rank)
-		}
-	}
-	if err := s.describe(); err != nil {
-		return nil, err
-	}
-	return s, nil
-}
-
-// describe fills in what the headers say about the whole run.
-func (s *Set) describe() error {
-	first := s.Logs[0]
-	s.Backend, _ = lookup(first.File.Header, keyBackend)
-	for _, l := range s.Logs[1:] {
-		if b, _ := lookup(l.File.Header, keyBackend); b != s.Backend {
-			return fmt.Errorf("%s says its backend is %q but %s says %q: the logs come from different runs; keep one run's logs per directory",
-				first.Path, s.Backend, l.Path, b)
-		}
-	}
-	s.Predicted = strings.Contains(strings.ToLower(s.Backend), "predicted")
-	if v, ok := lookup(first.File.Header, keyTasks); ok {
-		s.Tasks, _ = strconv.Atoi(strings.TrimSpace(v))
-	}
-	s.Program = s.Base
-	if v, ok := lookup(first.File.Header, keyProgram); ok && v != "" {
-		s.Program = v
-	} else if v, ok := lookup(first.File.Header, keyExecutable); ok && v != "" {
-		s.Program = filepath.Base(v)
-	}
-	return nil
-}
-
-// setFiles lists the log files that path names, with their common base.
-func setFiles(path string) (paths []string, base string, err error) {
-	fi, err := os.Stat(path)
-	switch {
-	case err == nil && fi.IsDir():
-		return dirFiles(path)
-	case err == nil:
-		base, _, _ := splitLogName(filepath.Base(path))
-		return []string{path}, base, nil
-	case errors.Is(err, fs.ErrNotExist):
-		return prefixFiles(path)
-	}
-	return nil, "", fmt.Errorf("reading logs: %w", err)
-}
-
-// dirFiles lists the <base>-<rank>.log files of a directory, which must
-// share one base.
-func dirFiles(dir string) ([]string, string, error) {
-	byBase, err := logNames(dir)
-	if err != nil {
-		return nil, "", err
-	}
-	bases := slices.Sorted(func(yield func(string) bool) {
-		for b := range byBase {
-			if !yield(b) {
-				return
-			}
-		}
-	})
-	switch len(bases) {
-	case 0:
-		return nil, "", fmt.Errorf("no logs in %s (%w): logs are named <program>-<rank>.log", dir, fs.ErrNotExist)
-	case 1:
-		return byBase[bases[0]], bases[0], nil
-	}
-	return nil, "", fmt.Errorf("%s holds the logs of %d programs (%s): name one with a prefix, e.g. %s",
-		dir, len(bases), strings.Join(bases, ", "), filepath.Join(dir, bases[0]))
-}
-
-// prefixFiles lists the files dir/base-<rank>.log of a prefix dir/base.
-func prefixFiles(prefix string) ([]string, string, error) {
-	dir, base := filepath.Split(prefix)
-	base = strings.TrimSuffix(base, "-")
-	if dir == "" {
-		dir = "."
-	}
-	byBase, err := logNames(dir)
-	if err == nil && len(byBase[base]) > 0 {
-		return byBase[base], base, nil
-	}
-	return nil, "", fmt.Errorf("no logs at %s (%w): give a log file, a directory of logs, or a prefix such as dir/ring for dir/ring-0.log, dir/ring-1.log, ...",
-		prefix, fs.ErrNotExist)
-}
-
-// logNames maps each base of the <base>-<rank>.log files in dir to their
-// paths.
-func logNames(dir string) (map[string][]string, error) {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return nil, fmt.Errorf("reading logs: %w", err)
-	}
-	byBase := map[string][]string{}
-	for _, e := range entries {
-		if e.IsDir() {
-			continue
-		}
-		if base, _, ok := splitLogName(e.Name()); ok {
-			byBase[base] = append(byBase[base], filepath.Join(dir, e.Name()))
-		}
-	}
-	return byBase, nil
-}
-
-var logName = regexp.MustCompile(`^(.+)-([0-9]+)\.log$`)
-
-// splitLogName splits "ring-3.log" into "ring" and 3.
-func splitLogName(name string) (base string, rank int, ok bool) {
-	m := logName.FindStringSubmatch(name)
-	if m == nil {
-		return "", 0, false
-	}
-	rank, err := strconv.Atoi(m[2])
-	return m[1], rank, err == nil
-}
-
-// loadTaskLog reads and parses one log.
-func loadTaskLog(path string) (*TaskLog, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("reading log: %w", err)
-	}
-	if len(data) == 0 {
-		return nil, fmt.Errorf("%s: %w: the file is empty (did the run that writes it finish?)", path, ErrNotLog)
-	}
-	if !bytes.Contains(data[:min(len(data), 512)], []byte(banner)) {
-		return nil, fmt.Errorf("%s: %w: it lacks the %q line that starts every log", path, ErrNotLog, banner)
-	}
-	f, err := Read(bytes.NewReader(data))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w (the log is damaged or cut short; rerun the program to rewrite it)", path, err)
-	}
-	rank, err := rankOf(path, f)
-	if err != nil {
-		return nil, err
-	}
-	return &TaskLog{Rank: rank, Path: path, File: f}, nil
-}
-
-// rankOf finds a log's rank in its headers, else in its name.
-func rankOf(path string, f *File) (int, error) {
-	v, ok := lookup(f.Header, keyRank)
-	if !ok {
-		v, ok = lookup(f.Header, keyProcessor)
-	}
-	if ok {
-		r, err := strconv.Atoi(strings.TrimSpace(v))
-		if err != nil || r < 0 {
-			return 0, fmt.Errorf("%s: the rank header says %q, which is not a rank", path, v)
-		}
-		return r, nil
-	}
-	if _, r, ok := splitLogName(filepath.Base(path)); ok {
-		return r, nil
-	}
-	return 0, fmt.Errorf("%s: cannot tell which task wrote it: it has no %q header and its name does not end in -<rank>.log", path, keyRank)
 }
 
 func lookup(kvs []KV, key string) (string, bool) {
@@ -1095,6 +912,16 @@ func cellAt(rows []string, i int) string {
 	return ""
 }
 
+// printable shows a cell (a heading may hold any byte) on one line: with
+// Go's escapes if it holds a control character, else as it is.
+func printable(s string) string {
+	if strings.IndexFunc(s, isControl) < 0 {
+		return s
+	}
+	q := strconv.Quote(s)
+	return q[1 : len(q)-1]
+}
+
 // writeGrid writes rows of cells in aligned columns, each line after
 // indent. align has 'l' (left) or 'r' (right) per column; columns beyond
 // it are right-aligned. Lines carry no trailing spaces.
@@ -1102,6 +929,8 @@ func writeGrid(w io.Writer, indent, align string, rows [][]string) {
 	var widths []int
 	for _, row := range rows {
 		for i, cell := range row {
+			row[i] = printable(cell)
+			cell = row[i]
 			if i == len(widths) {
 				widths = append(widths, 0)
 			}

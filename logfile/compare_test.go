@@ -118,6 +118,8 @@ func TestLoadSetErrors(t *testing.T) {
 	cut := whole.String()[:strings.Index(whole.String(), `"(only value)"`)]
 	truncated := write("cut-0.log", cut)
 	garbage := write("junk-0.log", "hello\n")
+	onlyJunk := t.TempDir()
+	os.WriteFile(filepath.Join(onlyJunk, "ring-0.log"), []byte("Segmentation fault\n"), 0o644)
 	empty := write("empty-0.log", "")
 	noRank := write("norank.log", "# coNCePTuaL log file\n")
 	badRank := write("bad-0.log", "# coNCePTuaL log file\n# Rank (0<=P<tasks): two\n")
@@ -131,9 +133,12 @@ func TestLoadSetErrors(t *testing.T) {
 		is     error
 		inText []string
 	}{
-		{dir, nil, []string{"holds the logs of 6 programs", "(bad, cut, empty, halo, junk, ring)", "name one with a prefix, e.g. " + filepath.Join(dir, "bad")}},
+		// junk-0.log and empty-0.log are named like logs but are not.
+		{dir, nil, []string{"holds the logs of 4 programs", "(bad, cut, halo, ring)", "name one with a prefix, e.g. " + filepath.Join(dir, "bad")}},
+		{filepath.Join(dir, "junk"), fs.ErrNotExist, []string{"no logs at " + filepath.Join(dir, "junk"), "(" + garbage + " is not)"}},
 		{filepath.Join(dir, "nowhere"), fs.ErrNotExist, []string{"no logs at " + filepath.Join(dir, "nowhere"), "a prefix such as"}},
 		{t.TempDir(), fs.ErrNotExist, []string{"no logs in ", "(file does not exist): logs are named <program>-<rank>.log"}},
+		{onlyJunk, fs.ErrNotExist, []string{"no logs in ", "(" + filepath.Join(onlyJunk, "ring-0.log") + " is not)"}},
 		{truncated, nil, []string{truncated + ": line 11: a table needs a heading row and a label row", "cut short"}},
 		{garbage, ErrNotLog, []string{garbage + ": not a coNCePTuaL log file", `"# coNCePTuaL log file"`}},
 		{empty, ErrNotLog, []string{empty + ": not a coNCePTuaL log file: the file is empty"}},
@@ -394,5 +399,132 @@ func TestRankList(t *testing.T) {
 		if got := RankList(tc.ranks); got != tc.want {
 			t.Errorf("RankList(%v) = %q, want %q", tc.ranks, got, tc.want)
 		}
+	}
+}
+
+// TestLoadSetLeavesOutNonLogs: files beside the logs that are not logs
+// (the executable that writes them, a crash message in a file named like
+// a log) are left out of a directory or prefix, the latter with a
+// warning; a file named explicitly must be a log.
+func TestLoadSetLeavesOutNonLogs(t *testing.T) {
+	dir := t.TempDir()
+	files := map[int]*File{}
+	for r := range 2 {
+		files[r] = taskFile(measuredBackend, r, []string{"8"}, []string{"1.5"})
+	}
+	writeLogs(t, dir, "ring", files)
+	exe := filepath.Join(dir, "ring")
+	os.WriteFile(exe, []byte("\x7fELF\x02\x01\x01\x00binary"), 0o755)
+	crashed := filepath.Join(dir, "ring-3.log")
+	os.WriteFile(crashed, []byte("Segmentation fault\n"), 0o644)
+	empty := filepath.Join(dir, "ring-2.log")
+	os.WriteFile(empty, nil, 0o644)
+	os.WriteFile(filepath.Join(dir, "ring.c"), []byte("int main() {}\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "ring-007.log"), []byte("# coNCePTuaL log file\n"), 0o644) // not a writer's name
+
+	for _, path := range []string{dir, exe, filepath.Join(dir, "ring-")} {
+		s, err := LoadSet(path)
+		if err != nil {
+			t.Fatalf("LoadSet(%s): %v", path, err)
+		}
+		if !cmp.Equal(s.Ranks(), []int{0, 1}) || s.Base != "ring" {
+			t.Errorf("LoadSet(%s) = ranks %v, base %q", path, s.Ranks(), s.Base)
+		}
+		if len(s.Warnings) != 1 || !strings.Contains(s.Warnings[0], "left out "+empty+", "+crashed+": named like a log but not one") {
+			t.Errorf("LoadSet(%s): warnings %q", path, s.Warnings)
+		}
+	}
+	if s, err := LoadSet(crashed); !errors.Is(err, ErrNotLog) {
+		t.Errorf("LoadSet of a named file that is not a log = %+v, %v", s, err)
+	}
+}
+
+// runFile is a log of rank in a run of tasks tasks with identifier id.
+func runFile(rank, tasks int, id string) *File {
+	f := taskFile(predictedBackend, rank, []string{"8"}, []string{"1.5"})
+	f.Header[1].Value = fmt.Sprint(tasks)
+	f.Header = append(f.Header, KV{KeyRunID, id})
+	return f
+}
+
+// TestLoadSetStale: logs left by an earlier run with more tasks are left
+// out with a warning; logs of another run among the run's own ranks are
+// an error naming them.
+func TestLoadSetStale(t *testing.T) {
+	dir := t.TempDir()
+	files := map[int]*File{}
+	for r := range 8 {
+		files[r] = runFile(r, 8, "run-a")
+	}
+	for r := range 4 {
+		files[r] = runFile(r, 4, "run-b")
+	}
+	writeLogs(t, dir, "ring", files)
+	s, err := LoadSet(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !cmp.Equal(s.Ranks(), []int{0, 1, 2, 3}) || s.Tasks != 4 || len(s.Missing()) != 0 {
+		t.Errorf("ranks %v of %d tasks, missing %v", s.Ranks(), s.Tasks, s.Missing())
+	}
+	var stale []string
+	for r := 4; r < 8; r++ {
+		stale = append(stale, filepath.Join(dir, fmt.Sprintf("ring-%d.log", r)))
+	}
+	if want := "left out " + strings.Join(stale, ", ") + ": left by an earlier run with more tasks than a run of 4 tasks, unique execution identifier run-b"; len(s.Warnings) != 1 || !strings.HasPrefix(s.Warnings[0], want) {
+		t.Errorf("warnings %q, want %q", s.Warnings, want)
+	}
+
+	// A run of as many tasks, or logs without the identifier among logs
+	// with one, are another run.
+	for _, f := range []*File{runFile(2, 4, "run-c"), taskFile(predictedBackend, 2, nil, nil)} {
+		f.Header[1].Value = "4"
+		writeLogs(t, dir, "ring", map[int]*File{2: f})
+		_, err := LoadSet(dir)
+		if err == nil || !strings.Contains(err.Error(), filepath.Join(dir, "ring-2.log")+" (a run of 4 tasks") ||
+			!strings.Contains(err.Error(), "comes from another run than "+filepath.Join(dir, "ring-0.log")) {
+			t.Errorf("mixed runs: %v", err)
+		}
+	}
+}
+
+func TestStaleLogs(t *testing.T) {
+	dir := t.TempDir()
+	files := map[int]*File{}
+	for r := range 8 {
+		files[r] = runFile(r, 8, "run-a")
+	}
+	writeLogs(t, dir, "ring", files)
+	writeLogs(t, dir, "ring-x", map[int]*File{9: runFile(9, 10, "x")}) // another program, whose name starts alike
+	writeLogs(t, dir, "halo", map[int]*File{9: runFile(9, 10, "x")})
+	os.WriteFile(filepath.Join(dir, "ring-07.log"), []byte(banner+"\n"), 0o644) // not a name a writer gives
+	os.WriteFile(filepath.Join(dir, "ring-9.log"), []byte("my notes\n"), 0o644) // not a log
+	os.Mkdir(filepath.Join(dir, "ring-10.log"), 0o755)
+	got, err := StaleLogs(dir, "ring", 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for r := 4; r < 8; r++ {
+		want = append(want, filepath.Join(dir, fmt.Sprintf("ring-%d.log", r)))
+	}
+	if !cmp.Equal(got, want) {
+		t.Errorf("StaleLogs = %q, want %q", got, want)
+	}
+	if _, err := StaleLogs(filepath.Join(dir, "nowhere"), "ring", 4); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("StaleLogs of a missing directory: %v", err)
+	}
+}
+
+func TestFileList(t *testing.T) {
+	var paths []string
+	for i := range 10 {
+		paths = append(paths, fmt.Sprintf("r-%d.log", i))
+	}
+	if got, want := fileList(paths[:2]), "r-0.log, r-1.log"; got != want {
+		t.Errorf("fileList = %q, want %q", got, want)
+	}
+	if got := fileList(paths); !strings.HasSuffix(got, "r-7.log and 2 more") || strings.Contains(got, "r-8.log") {
+		t.Errorf("fileList of 10 = %q", got)
 	}
 }

@@ -49,7 +49,7 @@ func (f *File) Write(w io.Writer) error {
 	fmt.Fprintln(b, "# coNCePTuaL log file")
 	fmt.Fprintln(b, "# ===================")
 	for _, kv := range f.Header {
-		fmt.Fprintf(b, "# %s: %s\n", kv.Key, oneLine(kv.Value))
+		fmt.Fprintf(b, "# %s: %s\n", comment(kv.Key), comment(kv.Value))
 	}
 	if f.Source != "" {
 		fmt.Fprintln(b, "#")
@@ -70,16 +70,35 @@ func (f *File) Write(w io.Writer) error {
 	fmt.Fprintln(b, rule)
 	for _, kv := range f.Footer {
 		if kv.Key == "" {
-			fmt.Fprintf(b, "# %s\n", kv.Value)
+			fmt.Fprintf(b, "# %s\n", comment(kv.Value))
 			continue
 		}
-		fmt.Fprintf(b, "# %s: %s\n", kv.Key, oneLine(kv.Value))
+		fmt.Fprintf(b, "# %s: %s\n", comment(kv.Key), comment(kv.Value))
 	}
 	fmt.Fprintln(b, rule)
 	return b.Flush()
 }
 
-func oneLine(s string) string { return strings.ReplaceAll(s, "\n", " ") }
+// comment makes s fit on one `#` comment line: each control character
+// (a newline would end the comment and start a bogus table row) becomes a
+// space. Comment lines are free text that coNCePTuaL's tools read
+// verbatim, so they are flattened rather than escaped. The C run-time's
+// pr_comment does the same.
+func comment(s string) string {
+	if strings.IndexFunc(s, isControl) < 0 {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		if isControl(r) {
+			return ' '
+		}
+		return r
+	}, s)
+}
+
+// isControl reports the ASCII control characters, as C's iscntrl does in
+// the C locale.
+func isControl(r rune) bool { return r < 0x20 || r == 0x7f }
 
 func (t *Table) write(b *bufio.Writer) {
 	var heads, labs []string
@@ -117,10 +136,31 @@ func (t *Table) write(b *bufio.Writer) {
 	}
 }
 
-// quote writes a heading as coNCePTuaL does: in double quotes, with
-// backslashes and quotes escaped.
+// quote writes a heading as coNCePTuaL does: in double quotes, with a
+// backslash before each backslash and double quote. coNCePTuaL writes
+// control characters as they are, so a newline in a heading splits the
+// row; here each becomes a backslash and three octal digits, as
+// coNCePTuaL writes the control characters of the command line it logs.
+// The escape cannot be confused with coNCePTuaL's: its headings never
+// hold a backslash that is not doubled. splitCSV undoes both, and the C
+// run-time's pr_quoted writes the same bytes.
 func quote(s string) string {
-	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"`
+	var b strings.Builder
+	b.Grow(len(s) + 2)
+	b.WriteByte('"')
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '"' || c == '\\':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		case isControl(rune(c)):
+			fmt.Fprintf(&b, `\%03o`, c)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
 }
 
 // Read parses a log file written by Write or by coNCePTuaL.
@@ -245,7 +285,9 @@ func parseTable(lines []string) (*Table, error) {
 	return t, nil
 }
 
-// splitCSV splits a row on commas outside double quotes and unquotes.
+// splitCSV splits a row on commas outside double quotes and unquotes:
+// inside quotes, a backslash and three octal digits is that byte (see
+// quote), and a backslash before anything else keeps that character.
 func splitCSV(line string) []string {
 	var out []string
 	var cur strings.Builder
@@ -253,6 +295,9 @@ func splitCSV(line string) []string {
 	for i := 0; i < len(line); i++ {
 		ch := line[i]
 		switch {
+		case quoted && ch == '\\' && i+3 < len(line) && isOctal(line[i+1:i+4]):
+			cur.WriteByte((line[i+1]-'0')<<6 | (line[i+2]-'0')<<3 | (line[i+3] - '0'))
+			i += 3
 		case quoted && ch == '\\' && i+1 < len(line):
 			i++
 			cur.WriteByte(line[i])
@@ -266,4 +311,9 @@ func splitCSV(line string) []string {
 		}
 	}
 	return append(out, cur.String())
+}
+
+// isOctal reports whether s is three octal digits that make a byte.
+func isOctal(s string) bool {
+	return s[0] >= '0' && s[0] <= '3' && s[1] >= '0' && s[1] <= '7' && s[2] >= '0' && s[2] <= '7'
 }

@@ -137,10 +137,80 @@ func FuzzRead(f *testing.F) {
 	sample().Write(&b)
 	f.Add(b.String())
 	f.Add("###\n\"a\n")
+	f.Add("#\n" + rule + "\n\"a\\012b\\\",c\",\"\\0\"\n\"(mean)\"\n1,2\n" + rule + "\n")
 	f.Fuzz(func(t *testing.T, s string) {
 		lf, err := Read(strings.NewReader(s))
 		if err == nil && lf == nil {
 			t.Fatal("nil file without an error")
+		}
+	})
+}
+
+// awkwardHeading holds every character the format gives a meaning to: a
+// newline and other control characters, a quote, a comma, a backslash,
+// and a backslash before digits as an octal escape would have them.
+const awkwardHeading = "a\nb\"c,d\\e\tf\rg\x7fh\\012i\x00"
+
+// TestHeadingRoundTrip: headings come back byte for byte, and every
+// table row stays on one line.
+func TestHeadingRoundTrip(t *testing.T) {
+	f := sample()
+	f.Tables[0].Columns[1].Heading = awkwardHeading
+	f.Tables[1].Columns[0].Heading = "hist\n" + awkwardHeading
+	f.Header = append(f.Header, KV{"Parameter\nwith a newline", "value\r\nover lines"})
+	f.Footer[0].Value = "Program exited abnormally: deadlock\n\ttask 0 waits"
+	var b bytes.Buffer
+	if err := f.Write(&b); err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n") {
+		if line != "" && line[0] != '#' && line[0] != '"' && (line[0] < '0' || line[0] > '9') {
+			t.Errorf("a line neither comment nor table row: %q in\n%s", line, b.String())
+		}
+	}
+	if !strings.Contains(b.String(), `"a\012b\"c,d\\e\011f\015g\177h\\012i\000"`) {
+		t.Errorf("heading escaped wrongly:\n%s", b.String())
+	}
+	got, err := Read(&b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h := got.Tables[0].Columns[1].Heading; h != awkwardHeading {
+		t.Errorf("heading read back as %q, want %q", h, awkwardHeading)
+	}
+	if c := got.Tables[0].Columns; len(c) != 2 || !cmp.Equal(c[1].Rows, []string{"1.25"}) || !cmp.Equal(c[0].Rows, []string{"8", "64"}) {
+		t.Errorf("columns read back as %+v", c)
+	}
+	if h := got.Tables[1].Columns[0]; h.Heading != "hist\n"+awkwardHeading || !h.Hist || len(h.Rows) != 4 {
+		t.Errorf("histogram read back as %+v", h)
+	}
+	if kv := got.Header[len(got.Header)-1]; kv != (KV{"Parameter with a newline", "value  over lines"}) {
+		t.Errorf("header line read back as %+v", kv)
+	}
+	if kv := got.Footer[0]; kv != (KV{"Program exited abnormally", "deadlock  task 0 waits"}) {
+		t.Errorf("footer line read back as %+v", kv)
+	}
+}
+
+// TestReadConceptualQuoting: coNCePTuaL escapes only backslashes and
+// quotes; its headings read as it meant them.
+func TestReadConceptualQuoting(t *testing.T) {
+	got := splitCSV(`"C:\\012 \"x\"","plain",3`)
+	if want := []string{`C:\012 "x"`, "plain", "3"}; !cmp.Equal(got, want) {
+		t.Errorf("splitCSV = %q, want %q", got, want)
+	}
+}
+
+func FuzzHeadingRoundTrip(f *testing.F) {
+	f.Add(awkwardHeading)
+	f.Add(`\\\"\0123`)
+	f.Fuzz(func(t *testing.T, h string) {
+		got := splitCSV(quote(h) + "," + quote(h))
+		if len(got) != 2 || got[0] != h || got[1] != h {
+			t.Fatalf("quote(%q) reads back as %q", h, got)
+		}
+		if strings.ContainsAny(quote(h), "\n\r") {
+			t.Fatalf("quote(%q) = %q spans lines", h, quote(h))
 		}
 	})
 }

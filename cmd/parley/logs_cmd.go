@@ -92,6 +92,9 @@ func loadLogs(e *env, path string) *logfile.Set {
 		fmt.Fprintf(e.stderr, "parley logs: %v\n", err)
 		return nil
 	}
+	for _, w := range s.Warnings {
+		fmt.Fprintf(e.stderr, "parley logs: warning: %s\n", w)
+	}
 	return s
 }
 

@@ -212,8 +212,12 @@ func TestLogsDamaged(t *testing.T) {
 	}
 
 	os.WriteFile(path, []byte("Segmentation fault\n"), 0o644)
-	if code, _, errOut := parley(t, "", "logs", meas); code != 2 || !strings.Contains(errOut, path+": not a coNCePTuaL log file") {
+	if code, _, errOut := parley(t, "", "logs", path); code != 2 || !strings.Contains(errOut, path+": not a coNCePTuaL log file") {
 		t.Errorf("not a log: exit %d %q", code, errOut)
+	}
+	// In a directory, it is left out with a warning.
+	if code, out, errOut := parley(t, "", "logs", meas); code != 0 || !strings.Contains(errOut, "warning: left out "+path+": named like a log but not one") || !strings.Contains(out, "Rank 1 (") {
+		t.Errorf("not a log among logs: exit %d %q\n%s", code, errOut, out)
 	}
 	nowhere := filepath.Join(t.TempDir(), "nowhere")
 	if code, _, errOut := parley(t, "", "logs", nowhere, pred); code != 2 || !strings.Contains(errOut, "no logs at "+nowhere) || !strings.Contains(errOut, "a prefix such as") {
