@@ -101,7 +101,8 @@ for itself); sizes must fit a C int, as SimGrid reads them.
 
 Exit status: 0 for a clean export; 1 if the run met a problem (deadlock,
 failed assertion, ...; what was issued is still written, the problems are
-printed) or the files could not be written; 2 for bad usage.`
+printed) or the files could not be written; 2 for bad usage; 130 if Ctrl-C
+stopped the run (what was issued up to then is written).`
 
 func runExport(e *env, inv *invocation) int {
 	o := inv.opts.(*exportOptions)
@@ -147,20 +148,19 @@ func runExport(e *env, inv *invocation) int {
 		}
 		return code
 	}
-	res := sim.Run()
+	res := s.run(sim)
 	werr := w.Close()
-	code = 0
 	for _, pr := range res.Problems {
 		reportProblem(e.stderr, inv.cmd.CommandPath(), s.prog, pr)
-		code = 1
 	}
+	code = s.status(res)
 	if werr != nil {
 		fmt.Fprintf(e.stderr, "parley export: %v\n", werr)
 		return 1
 	}
 	writeExportSummary(e.stdout, w, s.opts.NumTasks, s.plat, res)
 	if code != 0 {
-		fmt.Fprintf(e.stderr, "parley export: the run had problems; the traces hold what each task issued up to them\n")
+		fmt.Fprintf(e.stderr, "parley export: the run did not end cleanly; the traces hold what each task issued up to then\n")
 	}
 	return code
 }

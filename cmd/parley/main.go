@@ -14,10 +14,12 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/agnivade/levenshtein"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+	"golang.org/x/term"
 
 	"github.com/parley-hpc/parley/netmodel"
 )
@@ -30,6 +32,11 @@ const version = "0.1.0"
 type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
+	// progress, if set, is where long runs show how far they have got (a
+	// terminal's standard error), at most every progressEvery (0: the
+	// simulator's default).
+	progress      io.Writer
+	progressEvery time.Duration
 }
 
 // command is one `parley` subcommand.
@@ -68,7 +75,11 @@ var commands []*command
 func register(c *command) { commands = append(commands, c) }
 
 func main() {
-	os.Exit(run(&env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr}, os.Args[1:]))
+	e := &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr}
+	if term.IsTerminal(int(os.Stderr.Fd())) {
+		e.progress = os.Stderr
+	}
+	os.Exit(run(e, os.Args[1:]))
 }
 
 // usageError is bad usage: printed as one line, exit status 2.

@@ -44,9 +44,14 @@ Program options (see "parley params PROG") follow "--", e.g.
 "-" as the --timeline file is standard output (the summary then goes to
 standard error).
 
+On a terminal, standard error shows how far a long run has got. Ctrl-C
+stops the run and prints the summary so far, marked partial (a second
+Ctrl-C ends parley at once).
+
 Exit status: 0 for a clean run; 1 if the run met a problem (deadlock,
 failed assertion, runtime error, message never received, asynchronous
-operation never awaited, event limit); 2 for bad usage.`, examples.Default, strings.Join(netmodel.Presets(), ", "), netmodel.DefaultPlatform),
+operation never awaited, event limit); 2 for bad usage; 130 if Ctrl-C
+stopped it.`, examples.Default, strings.Join(netmodel.Presets(), ", "), netmodel.DefaultPlatform),
 		flags: func(fs *pflag.FlagSet) any {
 			o := &runOptions{}
 			o.sim.register(fs)
@@ -91,6 +96,10 @@ type simulation struct {
 	ir   *ir.Program
 	plat *netmodel.Platform
 	opts interp.Options
+	// interrupted says whether Ctrl-C stopped the run; unwatch ends the
+	// watch for it and the progress line.
+	interrupted func() bool
+	unwatch     func()
 }
 
 // prepare loads the program at path and the platform, and settles the
@@ -129,7 +138,11 @@ func (o *simOptions) prepare(e *env, inv *invocation, path string) (*simulation,
 // start makes the simulator. The program's --help prints its options and
 // stops with status 0; bad program options stop with status 2.
 func (s *simulation) start(e *env, inv *invocation) (*interp.Sim, int) {
+	s.interrupted, s.unwatch = e.watch(&s.opts)
 	sim, err := interp.New(s.ir, s.opts)
+	if err != nil {
+		s.unwatch()
+	}
 	if errors.Is(err, interp.ErrHelp) {
 		fmt.Fprintf(e.stdout, "Options of %s (give them after --):\n%s", s.path, s.ir.Usage())
 		return nil, 0
@@ -142,6 +155,25 @@ func (s *simulation) start(e *env, inv *invocation) (*interp.Sim, int) {
 		debug.SetGCPercent(interp.GCPercent)
 	}
 	return sim, -1
+}
+
+// run runs sim, showing progress on a terminal until it ends.
+func (s *simulation) run(sim *interp.Sim) *interp.Result {
+	res := sim.Run()
+	s.unwatch()
+	return res
+}
+
+// status is the exit status of a run: 0 for a clean one, 1 if it had
+// problems, interruptedStatus if Ctrl-C stopped it.
+func (s *simulation) status(res *interp.Result) int {
+	switch {
+	case res.Partial() && s.interrupted():
+		return interruptedStatus
+	case !res.OK():
+		return 1
+	}
+	return 0
 }
 
 func runRun(e *env, inv *invocation) int {
@@ -197,7 +229,7 @@ func runRun(e *env, inv *invocation) int {
 		}
 	}
 	begin := time.Now()
-	res := sim.Run()
+	res := s.run(sim)
 	elapsed := time.Since(begin)
 	if o.json {
 		if err := res.WriteJSON(e.stdout); err != nil {
@@ -230,10 +262,7 @@ func runRun(e *env, inv *invocation) int {
 	for _, pr := range res.Problems {
 		reportProblem(e.stderr, inv.cmd.CommandPath(), s.prog, pr)
 	}
-	if !res.OK() {
-		return 1
-	}
-	return 0
+	return s.status(res)
 }
 
 // reportProblem prints a run-time problem with the program line it
