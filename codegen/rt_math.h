@@ -500,13 +500,11 @@ static PR_UNUSED int64_t pr_bits(int64_t x) {
 	return n;
 }
 
-/* powAtMost: b**n <= x, for b, x >= 0 and n >= 1. Go loops n times when
- * b <= 1; the answer is the same. */
+/* powAtMost: b**n <= x, for b >= 2, x >= 0 and n >= 1; it stops as soon
+ * as the power passes x, within 64 multiplications. */
 static PR_UNUSED int pr_pow_at_most(int64_t b, int64_t n, int64_t x) {
 	uint64_t p = 1, hi, lo, x0, x1, y0, y1, t;
 	int64_t i;
-	if (b <= 1)
-		return b <= x;
 	for (i = 0; i < n; i++) {
 		/* bits.Mul64(p, b) */
 		x0 = p & 0xFFFFFFFF;
@@ -523,11 +521,11 @@ static PR_UNUSED int pr_pow_at_most(int64_t b, int64_t n, int64_t x) {
 	return 1;
 }
 
-/* ROOT(n, x): Root. Go recurses on -n, which never ends for MinInt64;
- * here ROOT(MinInt64, x) is 1/ROOT(MaxInt64, x), the same value as
- * 1/ROOT(2**63, x). */
+/* ROOT(n, x): Root, an estimate settled by probes and bisection;
+ * ROOT(MinInt64, x) is 1/ROOT(MaxInt64, x). */
 static PR_UNUSED int64_t pr_root(int64_t n, int64_t x, const char *pos) {
-	int64_t r;
+	int64_t r, lo, hi, mid, c[2];
+	int i;
 	if (n == 0 || x < 0) {
 		pr_fail(pos, "ROOT(%" PRId64 ", %" PRId64 ") is undefined", n, x);
 		return 0;
@@ -542,12 +540,29 @@ static PR_UNUSED int64_t pr_root(int64_t n, int64_t x, const char *pos) {
 	}
 	if (x <= 1 || n == 1)
 		return x;
+	if (n >= 63)
+		return 1;
+	lo = 1;
+	hi = INT64_C(1) << (63 / n + 1);
 	r = pr_trunc(pr_go_pow((double)x, 1 / (double)n));
-	while (r > 0 && !pr_pow_at_most(r, n, x))
-		r--;
-	while (pr_pow_at_most(r + 1, n, x))
-		r++;
-	return r;
+	c[0] = r;
+	c[1] = r + 1;
+	for (i = 0; i < 2; i++) {
+		if (c[i] > lo && c[i] < hi) {
+			if (pr_pow_at_most(c[i], n, x))
+				lo = c[i];
+			else
+				hi = c[i];
+		}
+	}
+	while (hi - lo > 1) {
+		mid = lo + (hi - lo) / 2;
+		if (pr_pow_at_most(mid, n, x))
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
 }
 
 /* CBRT. */
@@ -1042,14 +1057,21 @@ static PR_UNUSED double pr_random_pareto_float(pr_pcg *rng, double shape, double
 	return pr_go_pow(-num / (hs * ls), -1 / shape);
 }
 
-/* RANDOM_PARETO in integer context: callInt's loop. */
+/* RANDOM_PARETO in integer context: callInt's loop, at most
+ * maxParetoDraws draws. */
 static PR_UNUSED int64_t pr_random_pareto_int(pr_pcg *rng, int64_t shape, int64_t low, int64_t high,
 					      const char *pos) {
-	for (;;) {
+	int i;
+	for (i = 0; i < 100; i++) {
 		double v = round(pr_random_pareto_float(rng, (double)shape, (double)low, (double)high, pos));
-		if (v <= 9223372036854775808.0) /* float64(math.MaxInt64) */
+		if (v < 9223372036854775808.0) /* 2**63 */
 			return pr_trunc(v);
 	}
+	pr_fail(pos,
+		"RANDOM_PARETO(%" PRId64 ", %" PRId64 ", %" PRId64
+		") drew 100 values in a row too large for a 64-bit integer: lower its bounds",
+		shape, low, high);
+	return 0;
 }
 
 /* ---- Progressions (ProgRange.Pattern, Progression.Each and Contains) ---- */

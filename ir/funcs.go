@@ -11,6 +11,11 @@ import (
 // library's userfuncs.c is the reference). Topology functions are exported
 // for the frontends and the interpreter's collective algorithms.
 
+// maxParetoDraws bounds the draws of RANDOM_PARETO in integer context.
+// With bounds that keep even half of the draws in range, failing is less
+// likely than 2**-100.
+const maxParetoDraws = 100
+
 func callInt(c *Call, f *Frame) int64 {
 	a := c.Args
 	switch c.Func {
@@ -22,12 +27,17 @@ func callInt(c *Call, f *Frame) int64 {
 	case lang.FuncRandomGaussian:
 		return int64(gaussian(f, float64(a[0].Int(f)), float64(a[1].Int(f))))
 	case lang.FuncRandomPareto:
-		for {
-			v := math.Round(pareto(c, f, float64(a[0].Int(f)), float64(a[1].Int(f)), float64(a[2].Int(f))))
-			if v <= math.MaxInt64 {
+		// A draw too large for an integer is drawn again. Bounds that make
+		// nearly every draw too large are an error, not an endless loop.
+		var shape, low, high int64
+		for range maxParetoDraws {
+			shape, low, high = a[0].Int(f), a[1].Int(f), a[2].Int(f)
+			if v := math.Round(pareto(c, f, float64(shape), float64(low), float64(high))); v < 1<<63 {
 				return int64(v)
 			}
 		}
+		fail(c.sp, "RANDOM_PARETO(%d, %d, %d) drew %d values in a row too large for a 64-bit integer: lower its bounds",
+			shape, low, high, maxParetoDraws)
 	}
 	var buf [4]int64
 	args := buf[:0]
@@ -178,13 +188,16 @@ func callFloat(c *Call, f *Frame) float64 {
 }
 
 // Root is ROOT(n, x): the largest r with r**n <= x. A negative n gives
-// 1/ROOT(-n, x) in integer arithmetic, as the coNCePTuaL manual says.
+// 1/ROOT(-n, x) in integer arithmetic, as the coNCePTuaL manual says;
+// ROOT(MinInt64, x), whose -n does not exist, is 1/ROOT(MaxInt64, x),
+// which has the value 1/ROOT(2**63, x) would. It takes at most a few
+// hundred steps whatever the arguments.
 func Root(sp lang.Span, n, x int64) int64 {
 	if n == 0 || x < 0 {
 		fail(sp, "ROOT(%d, %d) is undefined", n, x)
 	}
 	if n < 0 {
-		r := Root(sp, -n, x)
+		r := Root(sp, -max(n, -math.MaxInt64), x)
 		if r == 0 {
 			fail(sp, "ROOT(%d, %d) divides by zero", n, x)
 		}
@@ -193,17 +206,38 @@ func Root(sp lang.Span, n, x int64) int64 {
 	if x <= 1 || n == 1 {
 		return x
 	}
+	if n >= 63 {
+		return 1 // 2**n > MaxInt64 >= x
+	}
+	// lo**n <= x < hi**n, with hi**n >= 2**64. The floating-point estimate
+	// is usually within one of the root, so the first two probes settle
+	// it; the bisection that follows guarantees an exact answer in at most
+	// 32 more.
+	lo, hi := int64(1), int64(1)<<(63/n+1)
 	r := int64(math.Pow(float64(x), 1/float64(n)))
-	for r > 0 && !powAtMost(r, n, x) {
-		r--
+	for _, c := range [2]int64{r, r + 1} {
+		if c > lo && c < hi {
+			if powAtMost(c, n, x) {
+				lo = c
+			} else {
+				hi = c
+			}
+		}
 	}
-	for powAtMost(r+1, n, x) {
-		r++
+	for hi-lo > 1 {
+		mid := lo + (hi-lo)/2
+		if powAtMost(mid, n, x) {
+			lo = mid
+		} else {
+			hi = mid
+		}
 	}
-	return r
+	return lo
 }
 
-// powAtMost reports whether b**n <= x, for b, x >= 0, without overflow.
+// powAtMost reports whether b**n <= x, for b >= 2, x >= 0 and n >= 1,
+// without overflow: it stops as soon as the power passes x, within 64
+// multiplications.
 func powAtMost(b, n, x int64) bool {
 	p := uint64(1)
 	for range n {
