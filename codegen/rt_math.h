@@ -629,25 +629,13 @@ static PR_UNUSED int64_t pr_tree_child(int64_t task, int64_t child, int64_t arit
 	return pr_wadd(pr_wadd(pr_wmul(task, arity), child), 1);
 }
 
-/* knomialDigits. */
-static PR_UNUSED int64_t pr_knomial_digits(int64_t k, int64_t n) {
-	int64_t digits = 1, pow = k;
-	while (pr_wsub(pow, 1) < n) {
-		digits++;
-		pow = pr_wmul(pow, k);
-	}
-	return digits;
-}
-
-/* knomialDigit. */
-static PR_UNUSED int64_t pr_knomial_digit(int64_t k, int64_t x, int64_t d) {
-	return pr_quo(x, pr_ipow(k, d, "")) % k;
-}
-
-/* knomialSetDigit. */
-static PR_UNUSED int64_t pr_knomial_set_digit(int64_t k, int64_t x, int64_t d, int64_t v) {
-	int64_t p = pr_ipow(k, d, "");
-	return pr_wadd(pr_wsub(x, pr_wmul(pr_knomial_digit(k, x, d), p)), pr_wmul(v, p));
+/* knomialTop: the highest nonzero base-k digit of x > 0, returned, and
+ * its place value, stored in *place. */
+static PR_UNUSED int64_t pr_knomial_top(int64_t k, int64_t x, int64_t *place) {
+	*place = 1;
+	while (x / *place >= k)
+		*place *= k;
+	return x / *place;
 }
 
 /* checkKnomial. */
@@ -661,55 +649,57 @@ static PR_UNUSED int pr_knomial_check(int64_t k, const char *pos) {
 
 /* KNOMIAL_PARENT: KnomialParent. */
 static PR_UNUSED int64_t pr_knomial_parent(int64_t task, int64_t k, int64_t n, const char *pos) {
-	int64_t d;
+	int64_t digit, place;
 	if (!pr_knomial_check(k, pos))
 		return 0;
 	if (task <= 0 || task >= n)
 		return -1;
-	for (d = pr_knomial_digits(k, n - 1) - 1; d >= 0; d--)
-		if (pr_knomial_digit(k, task, d) != 0)
-			return pr_knomial_set_digit(k, task, d, 0);
-	return -1;
+	digit = pr_knomial_top(k, task, &place);
+	return task - digit * place;
 }
 
-/* pr_knomial_gen walks the list knomialChildren builds before reversing
- * it: it returns the list's length and stores element want, if there is
- * one, in *out. */
-static PR_UNUSED int64_t pr_knomial_gen(int64_t task, int64_t k, int64_t n, int64_t want, int64_t *out) {
-	int64_t len = 0, d, v, c;
+/* knomialWalk: returns the number of task's children and stores the one
+ * at index child, or -1, in *c. */
+static PR_UNUSED int64_t pr_knomial_walk(int64_t task, int64_t child, int64_t k, int64_t n, int64_t *c) {
+	int64_t count = 0, place = 1, run;
+	*c = -1;
 	if (task < 0 || task >= n)
 		return 0;
-	for (d = pr_knomial_digits(k, n - 1) - 1; d >= 0; d--) {
-		if (pr_knomial_digit(k, task, d) != 0)
-			break;
-		for (v = k - 1; v >= 1; v--) {
-			c = pr_knomial_set_digit(k, task, d, v);
-			if (c < n) {
-				if (len == want)
-					*out = c;
-				len++;
-			}
-		}
+	if (task > 0) {
+		pr_knomial_top(k, task, &place);
+		if (place > (n - 1) / k)
+			return 0;
+		place *= k;
 	}
-	return len;
+	for (;;) {
+		run = (n - 1 - task) / place;
+		if (run > k - 1)
+			run = k - 1;
+		if (run == 0)
+			return count;
+		if (child >= count && child - count < run)
+			*c = task + (child - count + 1) * place;
+		count += run;
+		if (place > (n - 1) / k)
+			return count;
+		place *= k;
+	}
 }
 
 /* KNOMIAL_CHILDREN: KnomialChildren. */
 static PR_UNUSED int64_t pr_knomial_children(int64_t task, int64_t k, int64_t n, const char *pos) {
+	int64_t c;
 	if (!pr_knomial_check(k, pos))
 		return 0;
-	return pr_knomial_gen(task, k, n, -1, NULL);
+	return pr_knomial_walk(task, -1, k, n, &c);
 }
 
 /* KNOMIAL_CHILD: KnomialChild, -1 if there is no such child. */
 static PR_UNUSED int64_t pr_knomial_child(int64_t task, int64_t child, int64_t k, int64_t n, const char *pos) {
-	int64_t len, c = -1;
+	int64_t c;
 	if (!pr_knomial_check(k, pos))
 		return 0;
-	len = pr_knomial_gen(task, k, n, -1, NULL);
-	if (child < 0 || child >= len)
-		return -1;
-	pr_knomial_gen(task, k, n, len - 1 - child, &c);
+	pr_knomial_walk(task, child, k, n, &c);
 	return c;
 }
 

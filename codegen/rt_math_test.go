@@ -468,19 +468,20 @@ func rtmAddTopology(l *rtmCaseList, r *rand.Rand) {
 		n := r.Int64N(300)
 		knomial(r.Int64N(n+4)-2, r.Int64N(14)-1, r.Int64N(10)+1, n)
 	}
-	// Huge task counts: Go's knomialDigits wraps (and never returns for
-	// most k when n is near MaxInt64, so only k = 2 there).
-	for _, n := range []int64{1<<62 + 1, math.MaxInt64, 4052555153018976272} {
-		for _, task := range []int64{0, 1, 2, 5, 1 << 40, n - 1, n, -1} {
-			knomial(task, 0, 2, n)
-			knomial(task, 3, 2, n)
-			knomial(task, 62, 2, n)
+	// Huge task counts and arities, which once overflowed and looped.
+	const maxI = math.MaxInt64
+	for _, n := range []int64{1<<62 + 1, maxI, 4052555153018976272} {
+		for _, k := range []int64{2, 3, 1 << 32, maxI - 1, maxI} {
+			for _, task := range []int64{0, 1, 2, 5, 1 << 40, 1<<32 + 1, n - 1, n, -1} {
+				for _, child := range []int64{0, 3, 62, maxI - 2} {
+					knomial(task, child, k, n)
+				}
+			}
 		}
 	}
-	for _, task := range []int64{0, 1, 3, 1 << 61, 4052555153018976266} {
-		for _, child := range []int64{0, 1, 5, 40} {
-			knomial(task, child, 3, 4052555153018976272) // 3**39 + 5 tasks: digits wrap
-		}
+	for range 2000 {
+		n := 1 + r.Int64N(maxI)
+		knomial(r.Int64N(n), r.Int64N(100)-1, 2+r.Int64N(1<<r.IntN(62)), n)
 	}
 
 	type mesh struct {

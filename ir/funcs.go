@@ -306,23 +306,15 @@ func TreeChild(sp lang.Span, task, child, arity int64) int64 {
 	return task*arity + child + 1
 }
 
-// knomialDigits is the number of base-k digits needed for n.
-func knomialDigits(k, n int64) int64 {
-	digits, pow := int64(1), k
-	for pow-1 < n {
-		digits++
-		pow *= k
+// knomialTop returns the highest nonzero base-k digit of x > 0 and its
+// place value, a power of k no larger than x: never an overflow, and at
+// most 63 steps.
+func knomialTop(k, x int64) (digit, place int64) {
+	place = 1
+	for x/place >= k {
+		place *= k
 	}
-	return digits
-}
-
-func knomialDigit(k, x, d int64) int64 {
-	return (x / ipow(lang.Span{}, k, d)) % k
-}
-
-func knomialSetDigit(k, x, d, v int64) int64 {
-	p := ipow(lang.Span{}, k, d)
-	return x - knomialDigit(k, x, d)*p + v*p
+	return x / place, place
 }
 
 func checkKnomial(sp lang.Span, k int64) {
@@ -331,56 +323,63 @@ func checkKnomial(sp lang.Span, k int64) {
 	}
 }
 
-// KnomialParent is KNOMIAL_PARENT(task, k, tasks): -1 for the root.
+// KnomialParent is KNOMIAL_PARENT(task, k, tasks): task with its highest
+// nonzero base-k digit cleared, -1 for the root.
 func KnomialParent(sp lang.Span, task, k, n int64) int64 {
 	checkKnomial(sp, k)
 	if task <= 0 || task >= n {
 		return -1
 	}
-	for d := knomialDigits(k, n-1) - 1; d >= 0; d-- {
-		if knomialDigit(k, task, d) != 0 {
-			return knomialSetDigit(k, task, d, 0)
-		}
-	}
-	return -1
+	digit, place := knomialTop(k, task)
+	return task - digit*place
 }
 
-// knomialChildren lists a task's children in the order it sends to them.
-func knomialChildren(sp lang.Span, task, k, n int64) []int64 {
+// knomialWalk counts task's children and finds the one at index child
+// (-1 if there is none). The children, in the order task sends to them,
+// are task + v*k**d below n for v = 1, ..., k-1, taking the digits d above
+// task's highest nonzero one from the lowest up. Each digit's children are
+// counted at once, so the walk takes at most 63 steps however large k and
+// n are, and no product exceeds n-1.
+func knomialWalk(sp lang.Span, task, child, k, n int64) (count, c int64) {
 	checkKnomial(sp, k)
 	if task < 0 || task >= n {
-		return nil
+		return 0, -1
 	}
-	var gen []int64
-	for d := knomialDigits(k, n-1) - 1; d >= 0; d-- {
-		if knomialDigit(k, task, d) != 0 {
-			break
+	c = -1
+	place := int64(1)
+	if task > 0 {
+		if _, place = knomialTop(k, task); place > (n-1)/k {
+			return 0, -1 // the next digit up is beyond n-1
 		}
-		for v := k - 1; v >= 1; v-- {
-			if c := knomialSetDigit(k, task, d, v); c < n {
-				gen = append(gen, c)
-			}
+		place *= k
+	}
+	for {
+		run := min(k-1, (n-1-task)/place)
+		if run == 0 {
+			return count, c
 		}
+		if child >= count && child-count < run {
+			c = task + (child-count+1)*place
+		}
+		count += run
+		if place > (n-1)/k {
+			return count, c
+		}
+		place *= k
 	}
-	for i, j := 0, len(gen)-1; i < j; i, j = i+1, j-1 {
-		gen[i], gen[j] = gen[j], gen[i]
-	}
-	return gen
 }
 
 // KnomialChildren is KNOMIAL_CHILDREN(task, k, tasks).
 func KnomialChildren(sp lang.Span, task, k, n int64) int64 {
-	return int64(len(knomialChildren(sp, task, k, n)))
+	count, _ := knomialWalk(sp, task, -1, k, n)
+	return count
 }
 
 // KnomialChild is KNOMIAL_CHILD(task, child, k, tasks): -1 if there is no
 // such child.
 func KnomialChild(sp lang.Span, task, child, k, n int64) int64 {
-	cs := knomialChildren(sp, task, k, n)
-	if child < 0 || child >= int64(len(cs)) {
-		return -1
-	}
-	return cs[child]
+	_, c := knomialWalk(sp, task, child, k, n)
+	return c
 }
 
 func meshCoords(sp lang.Span, dims [3]int64, task int64) (c [3]int64, ok bool) {

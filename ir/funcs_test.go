@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/bits"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/parley-hpc/parley/ir"
@@ -131,6 +132,124 @@ func TestRootExtremes(t *testing.T) {
 		e, f = outputExpr(t, src[:5]+"num_tasks * 0 + "+src[5:], 1)
 		if got, err := ir.EvalInt(e, f); err != nil || got != 1 {
 			t.Errorf("%s at run time = %d, %v; want 1", src, got, err)
+		}
+	}
+}
+
+// oldKnomialChildren is the k-nomial tree as it was defined before it was
+// bounded: a list built digit by digit, k-1 candidates per digit. It
+// overflows or loops for huge k and n; below them the new functions must
+// agree with it.
+func oldKnomialChildren(task, k, n int64) []int64 {
+	ipow := func(b, e int64) int64 {
+		p := int64(1)
+		for range e {
+			p *= b
+		}
+		return p
+	}
+	digits := int64(1)
+	for pow := k; pow-1 < n-1; pow *= k {
+		digits++
+	}
+	if task < 0 || task >= n {
+		return nil
+	}
+	var gen []int64
+	for d := digits - 1; d >= 0; d-- {
+		p := ipow(k, d)
+		if task/p%k != 0 {
+			break
+		}
+		for v := k - 1; v >= 1; v-- {
+			if c := task + v*p; c < n {
+				gen = append(gen, c)
+			}
+		}
+	}
+	slices.Reverse(gen)
+	return gen
+}
+
+func TestKnomialMatchesOldDefinition(t *testing.T) {
+	sp := lang.Span{}
+	for k := int64(2); k <= 12; k++ {
+		for n := int64(-1); n <= 200; n++ {
+			parent := make([]int64, max(n, 0))
+			for i := range parent {
+				parent[i] = -1
+			}
+			for task := int64(-2); task < n+2; task++ {
+				want := oldKnomialChildren(task, k, n)
+				if got := ir.KnomialChildren(sp, task, k, n); got != int64(len(want)) {
+					t.Fatalf("KNOMIAL_CHILDREN(%d, %d, %d) = %d, want %d", task, k, n, got, len(want))
+				}
+				for i := int64(-1); i <= int64(len(want)); i++ {
+					w := int64(-1)
+					if i >= 0 && i < int64(len(want)) {
+						w = want[i]
+						parent[w] = task
+					}
+					if got := ir.KnomialChild(sp, task, i, k, n); got != w {
+						t.Fatalf("KNOMIAL_CHILD(%d, %d, %d, %d) = %d, want %d", task, i, k, n, got, w)
+					}
+				}
+			}
+			for task := int64(-2); task < n+2; task++ {
+				want := int64(-1)
+				if task >= 0 && task < n {
+					want = parent[task]
+				}
+				if got := ir.KnomialParent(sp, task, k, n); got != want {
+					t.Fatalf("KNOMIAL_PARENT(%d, %d, %d) = %d, want %d", task, k, n, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestKnomialHuge: task counts and arities near MaxInt64, which used to
+// overflow the powers of k and loop forever (or k-1 times per digit).
+func TestKnomialHuge(t *testing.T) {
+	sp := lang.Span{}
+	const maxI = math.MaxInt64
+	tests := []struct {
+		name      string
+		got, want int64
+	}{
+		{"children(0, max, max)", ir.KnomialChildren(sp, 0, maxI, maxI), maxI - 1},
+		{"child(0, 5, max, max)", ir.KnomialChild(sp, 0, 5, maxI, maxI), 6},
+		{"child(0, max-2, max, max)", ir.KnomialChild(sp, 0, maxI-2, maxI, maxI), maxI - 1},
+		{"child(0, max-1, max, max)", ir.KnomialChild(sp, 0, maxI-1, maxI, maxI), -1},
+		{"parent(max-1, max, max)", ir.KnomialParent(sp, maxI-1, maxI, maxI), 0},
+		{"children(1, 2**32, max)", ir.KnomialChildren(sp, 1, 1<<32, maxI), 1<<31 - 1},
+		{"child(1, 0, 2**32, max)", ir.KnomialChild(sp, 1, 0, 1<<32, maxI), 1<<32 + 1},
+		{"parent(2**32+1, 2**32, max)", ir.KnomialParent(sp, 1<<32+1, 1<<32, maxI), 1},
+		{"children(0, 2, max)", ir.KnomialChildren(sp, 0, 2, maxI), 63},
+		{"child(0, 62, 2, max)", ir.KnomialChild(sp, 0, 62, 2, maxI), 1 << 62},
+		{"children(0, 3, max)", ir.KnomialChildren(sp, 0, 3, maxI), 2 * 40},
+		{"parent(max-1, 2, max)", ir.KnomialParent(sp, maxI-1, 2, maxI), maxI - 1 - 1<<62},
+	}
+	for _, tt := range tests {
+		if tt.got != tt.want {
+			t.Errorf("%s = %d, want %d", tt.name, tt.got, tt.want)
+		}
+	}
+	// Parents and children agree at random points of huge trees.
+	r := rand.New(rand.NewPCG(5, 6))
+	for range 2000 {
+		k := 2 + r.Int64N(1<<r.IntN(62))
+		n := 1 + r.Int64N(maxI)
+		task := r.Int64N(n)
+		count := ir.KnomialChildren(sp, task, k, n)
+		for _, i := range []int64{0, count / 2, count - 1} {
+			if i < 0 || i >= count {
+				continue
+			}
+			c := ir.KnomialChild(sp, task, i, k, n)
+			if c <= task || c >= n || ir.KnomialParent(sp, c, k, n) != task {
+				t.Fatalf("k=%d n=%d: child %d of %d is %d, whose parent is %d", k, n, i, task, c, ir.KnomialParent(sp, c, k, n))
+			}
 		}
 	}
 }
