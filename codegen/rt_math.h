@@ -277,6 +277,84 @@ static PR_UNUSED double pr_go_log10(double x) {
 	return pr_go_log(x) * 0x1.bcb7b1526e50ep-2; /* 1/Ln10 */
 }
 
+/* math.Log1p (log1p.go, pure Go on amd64). */
+static PR_UNUSED double pr_go_log1p(double x) {
+	const double SQRT2M1 = 4.142135623730950488017e-01, SQRT2HALFM1 = -2.928932188134524755992e-01;
+	const double SMALL = 0x1p-29, TINY = 0x1p-54, TWO53 = 0x1p53;
+	const double LN2HI = 6.93147180369123816490e-01, LN2LO = 1.90821492927058770002e-10;
+	const double LP1 = 6.666666666666735130e-01, LP2 = 3.999999999940941908e-01;
+	const double LP3 = 2.857142874366239149e-01, LP4 = 2.222219843214978396e-01;
+	const double LP5 = 1.818357216161805012e-01, LP6 = 1.531383769920937332e-01;
+	const double LP7 = 1.479819860511658591e-01;
+	double absx, f = 0, c = 0, u, hfsq, s, r, z;
+	uint64_t iu = 0;
+	int k = 1;
+	if (x < -1 || x != x)
+		return PR_NAN;
+	if (x == -1)
+		return -HUGE_VAL;
+	if (isinf(x))
+		return HUGE_VAL;
+	absx = fabs(x);
+	if (absx < SQRT2M1) {
+		if (absx < SMALL) {
+			if (absx < TINY)
+				return x;
+			return x - x * x * 0.5;
+		}
+		if (x > SQRT2HALFM1) {
+			k = 0;
+			f = x;
+			iu = 1;
+		}
+	}
+	if (k != 0) {
+		if (absx < TWO53) {
+			u = 1.0 + x;
+			iu = pr_f64bits(u);
+			k = (int)((iu >> 52) - 1023);
+			if (k > 0)
+				c = 1.0 - (u - x);
+			else
+				c = x - (u - 1.0);
+			c /= u;
+		} else {
+			u = x;
+			iu = pr_f64bits(u);
+			k = (int)((iu >> 52) - 1023);
+			c = 0;
+		}
+		iu &= UINT64_C(0x000fffffffffffff);
+		if (iu < UINT64_C(0x0006a09e667f3bcd)) {
+			u = pr_f64from(iu | UINT64_C(0x3ff0000000000000));
+		} else {
+			k++;
+			u = pr_f64from(iu | UINT64_C(0x3fe0000000000000));
+			iu = (UINT64_C(0x0010000000000000) - iu) >> 2;
+		}
+		f = u - 1.0;
+	}
+	hfsq = 0.5 * f * f;
+	if (iu == 0) {
+		if (f == 0) {
+			if (k == 0)
+				return 0;
+			c += (double)k * LN2LO;
+			return (double)k * LN2HI + c;
+		}
+		r = hfsq * (1.0 - 0.66666666666666666 * f);
+		if (k == 0)
+			return f - r;
+		return (double)k * LN2HI - ((r - ((double)k * LN2LO + c)) - f);
+	}
+	s = f / (2.0 + f);
+	z = s * s;
+	r = z * (LP1 + z * (LP2 + z * (LP3 + z * (LP4 + z * (LP5 + z * (LP6 + z * LP7))))));
+	if (k == 0)
+		return f - (hfsq - s * (hfsq + r));
+	return (double)k * LN2HI - ((hfsq - (s * (hfsq + r) + ((double)k * LN2LO + c))) - f);
+}
+
 /* math.Cbrt (cbrt.go). */
 static PR_UNUSED double pr_go_cbrt(double x) {
 	const uint64_t B1 = 715094163, B2 = 696219795;
@@ -1014,19 +1092,70 @@ static PR_UNUSED int64_t pr_random_gaussian_int(pr_pcg *rng, int64_t mean, int64
 	return pr_trunc(pr_random_gaussian_float(rng, (double)mean, (double)stddev));
 }
 
-/* RANDOM_POISSON: poisson (both contexts; pr_trunc the mean in
- * floating-point context). */
+/* pr_poisson_log_pmf: poissonLogPMF. */
+static PR_UNUSED double pr_poisson_log_pmf(double k, double mu, double log_mu) {
+	static const double log_fact[] = {
+		0, 0, 0.69314718055994530942, 1.7917594692280550008, 3.1780538303479456196,
+		4.7874917427820459942, 6.5792512120101009951, 8.5251613610654143002,
+		10.604602902745250228, 12.801827480081469611,
+	};
+	double x, x2, series, d;
+	if (k < 10)
+		return -mu + k * log_mu - log_fact[(int)k];
+	x = k + 1;
+	x2 = 1 / (x * x);
+	series = (0.083333333333333333333 -
+		  x2 * (0.0027777777777777777778 - x2 * (0.00079365079365079365079 - x2 * 0.00059523809523809523810))) /
+		 x;
+	d = x - mu;
+	return d - (x - 0.5) * pr_go_log1p(d / mu) - 0.5 * log_mu - 0.91893853320467274178 - series;
+}
+
+/* pr_poisson_ptrs: poissonPTRS, Hörmann's transformed rejection for
+ * means of 10 or more. */
+static PR_UNUSED int64_t pr_poisson_ptrs(pr_pcg *rng, double mu) {
+	double smu = sqrt(mu), log_mu = pr_go_log(mu), b = 0.931 + 2.53 * smu, a = -0.059 + 0.02483 * b;
+	double log_inv_alpha = pr_go_log(1.1239 + 1.1328 / (b - 3.4)), vr = 0.9277 - 3.6224 / (b - 2);
+	double u, v, us, k;
+	for (;;) {
+		u = pr_pcg_float64(rng) - 0.5;
+		v = pr_pcg_float64(rng);
+		us = 0.5 - fabs(u);
+		k = floor((2 * a / us + b) * u + mu + 0.43);
+		if (us >= 0.07 && v <= vr)
+			return pr_trunc(k);
+		if (!(k >= 0 && k < 9223372036854775808.0) || (us < 0.013 && v > us))
+			continue;
+		if (pr_go_log(v) + log_inv_alpha - pr_go_log(a / (us * us) + b) <= pr_poisson_log_pmf(k, mu, log_mu))
+			return pr_trunc(k);
+	}
+}
+
+/* RANDOM_POISSON in integer context: poisson. */
 static PR_UNUSED int64_t pr_random_poisson(pr_pcg *rng, int64_t mean, const char *pos) {
 	double limit, r;
 	int64_t n = 0;
-	if (mean < 0) {
-		pr_fail(pos, "RANDOM_POISSON(%" PRId64 ") is undefined", mean);
+	if (mean < 0 || mean > INT64_C(4611686018427387904)) {
+		pr_fail(pos, "RANDOM_POISSON(%" PRId64 ") is undefined: the mean must be from 0 to 2**62", mean);
 		return 0;
 	}
+	if (mean >= 10)
+		return pr_poisson_ptrs(rng, (double)mean);
 	limit = pr_go_exp(-(double)mean);
 	for (r = pr_pcg_float64(rng); r >= limit; r *= pr_pcg_float64(rng))
 		n++;
 	return n;
+}
+
+/* RANDOM_POISSON in floating-point context: the mean is checked before
+ * it is truncated toward zero. */
+static PR_UNUSED double pr_frandom_poisson(pr_pcg *rng, double mean, const char *pos) {
+	char b[PR_GBUF];
+	if (!(mean > -1 && mean <= 4611686018427387904.0)) {
+		pr_fail(pos, "RANDOM_POISSON(%s) is undefined: the mean must be from 0 to 2**62", pr_fmt_g(b, mean));
+		return 0;
+	}
+	return (double)pr_random_poisson(rng, pr_trunc(mean), pos);
 }
 
 /* RANDOM_PARETO in floating-point context: pareto. */

@@ -354,6 +354,7 @@ func rtmAddGoMath(l *rtmCaseList, r *rand.Rand) {
 		l.add("go_exp "+rtmHexF(x), rtmFmtF(math.Exp(x)))
 		l.add("go_log "+rtmHexF(x), rtmFmtF(math.Log(x)))
 		l.add("go_log10 "+rtmHexF(x), rtmFmtF(math.Log10(x)))
+		l.add("go_log1p "+rtmHexF(x), rtmFmtF(math.Log1p(x)))
 		l.add("go_cbrt "+rtmHexF(x), rtmFmtF(math.Cbrt(x)))
 	}
 	pow := func(x, y float64) { l.add("go_pow "+rtmHexF(x)+" "+rtmHexF(y), rtmFmtF(math.Pow(x, y))) }
@@ -604,8 +605,14 @@ func rtmAddRandom(l *rtmCaseList) {
 	for _, g := range [][2]float64{{0, 1}, {100.5, 15.25}, {-1e10, 1e-3}, {0, math.Inf(1)}} {
 		draw("gaussian_float", &ir.Call{Func: lang.FuncRandomGaussian, Args: rtmFloatArgs(g[0], g[1])}, true, floats(g[0], g[1]))
 	}
-	for _, m := range []int64{0, 1, 5, 50, 700, -1} {
+	// Small means multiply uniforms, from 10 on transformed rejection
+	// takes over: it must agree bit for bit through Log, Log1p and Sqrt,
+	// up to the largest mean allowed.
+	for _, m := range []int64{0, 1, 5, 9, 10, 11, 50, 700, 746, 1000, 123456789, 1 << 40, 1 << 53, 1<<62 - 1, 1 << 62, 1<<62 + 1, -1, math.MaxInt64} {
 		draw("poisson", &ir.Call{Func: lang.FuncRandomPoisson, Args: rtmIntArgs(m)}, false, ints(m))
+	}
+	for _, m := range []float64{0, 9.99, 10.5, 1e6, 1e15, 0x1p62, 0x1p62 + 1024, -0.5, -1, math.NaN(), math.Inf(1), math.Inf(-1)} {
+		draw("fpoisson", &ir.Call{Func: lang.FuncRandomPoisson, Args: rtmFloatArgs(m)}, true, floats(m))
 	}
 	for _, p := range [][3]int64{{1, 1, 1}, {2, 1, 100}, {1, 5, 5}, {3, 10, 1000000}, {1, 1, math.MaxInt64}, {0, 1, 1}, {1, 0, 5}, {1, 5, 3}, {-1, 1, 2},
 		{1, math.MaxInt64, math.MaxInt64}, {1, 1 << 62, 1 << 62}, {1, 1<<62 + 1<<61, 1<<62 + 1<<61}, {1, 1 << 62, math.MaxInt64}} {

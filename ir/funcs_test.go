@@ -5,6 +5,7 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/parley-hpc/parley/ir"
@@ -250,6 +251,98 @@ func TestKnomialHuge(t *testing.T) {
 			if c <= task || c >= n || ir.KnomialParent(sp, c, k, n) != task {
 				t.Fatalf("k=%d n=%d: child %d of %d is %d, whose parent is %d", k, n, i, task, c, ir.KnomialParent(sp, c, k, n))
 			}
+		}
+	}
+}
+
+// poissonDraws draws n values of RANDOM_POISSON(mean) from task 0's
+// stream.
+func poissonDraws(t *testing.T, mean int64, n int) []int64 {
+	t.Helper()
+	f := &ir.Frame{G: &ir.Globals{Seed: 11}}
+	e := &ir.Call{Func: lang.FuncRandomPoisson, Args: []ir.Expr{&ir.Const{I: mean, F: float64(mean)}}}
+	out := make([]int64, n)
+	for i := range out {
+		v, err := ir.EvalInt(e, f)
+		if err != nil {
+			t.Fatalf("RANDOM_POISSON(%d): %v", mean, err)
+		}
+		out[i] = v
+	}
+	return out
+}
+
+// TestPoissonLargeMeans: RANDOM_POISSON never returned for means of 746
+// or more (exp(-mean) underflowed) and took about mean draws below that.
+// Transformed rejection must give the right mean and variance up to the
+// largest mean allowed, and the right probabilities where they are large.
+func TestPoissonLargeMeans(t *testing.T) {
+	const n = 20000
+	for _, mean := range []int64{10, 11, 30, 100, 745, 746, 10000, 1e6, 1e9, 1e12, 1e15, 1 << 53, 1 << 62} {
+		xs := poissonDraws(t, mean, n)
+		// Deviations from the mean are exact in int64; sum them as floats.
+		var sum, sq float64
+		for _, x := range xs {
+			if x < 0 {
+				t.Fatalf("RANDOM_POISSON(%d) = %d", mean, x)
+			}
+			d := float64(x - mean)
+			sum += d
+			sq += d * d
+		}
+		mu := float64(mean)
+		m := sum / n
+		v := sq/n - m*m
+		if se := math.Sqrt(mu / n); math.Abs(m) > 5*se {
+			t.Errorf("RANDOM_POISSON(%d): mean off by %g, more than 5 standard errors (%g)", mean, m, se)
+		}
+		if se := mu * math.Sqrt(2.0/n+1/(mu*n)); math.Abs(v-mu) > 5*se {
+			t.Errorf("RANDOM_POISSON(%d): variance %g, want %g within %g", mean, v, mu, 5*se)
+		}
+	}
+	// The probabilities of the likeliest values, against the exact pmf.
+	for _, mean := range []int64{10, 13, 40} {
+		xs := poissonDraws(t, mean, n)
+		counts := map[int64]int{}
+		for _, x := range xs {
+			counts[x]++
+		}
+		mu := float64(mean)
+		for k := int64(0); k < 3*mean; k++ {
+			lg, _ := math.Lgamma(float64(k + 1))
+			want := n * math.Exp(-mu+float64(k)*math.Log(mu)-lg)
+			if want < 20 {
+				continue
+			}
+			if got := float64(counts[k]); math.Abs(got-want) > 5*math.Sqrt(want) {
+				t.Errorf("RANDOM_POISSON(%d) gave %d %d times in %d, expected %.0f", mean, k, counts[k], n, want)
+			}
+		}
+	}
+}
+
+func TestPoissonBounds(t *testing.T) {
+	for _, tt := range []struct {
+		src   string
+		float bool
+	}{
+		{"RANDOM_POISSON(-1 + num_tasks * 0)", false},
+		{"RANDOM_POISSON(4611686018427387905 + num_tasks * 0)", false},
+		{"RANDOM_POISSON(num_tasks * 10**30)", true},
+		{"RANDOM_POISSON(-num_tasks * 10**400)", true},
+		{"RANDOM_POISSON(10**400 - 10**400 + num_tasks)", true},
+		{"RANDOM_POISSON(-num_tasks)", true},
+	} {
+		var err error
+		if tt.float {
+			e, f := outputExpr(t, "REAL("+tt.src+")", 1)
+			_, err = ir.EvalFloat(e, f)
+		} else {
+			e, f := outputExpr(t, tt.src, 1)
+			_, err = ir.EvalInt(e, f)
+		}
+		if err == nil || !strings.Contains(err.Error(), "the mean must be from 0 to 2**62") {
+			t.Errorf("%s: error %v, want one about the mean's bounds", tt.src, err)
 		}
 	}
 }
