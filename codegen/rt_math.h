@@ -556,6 +556,40 @@ static PR_UNUSED double pr_fpow(double x, double y, const char *pos) {
 	return pr_go_pow(x, y);
 }
 
+/* ---- Quantities a statement asks for ---- */
+
+/* pr_count: ir.Count, a number of messages, operations or touches. */
+static PR_UNUSED int64_t pr_count(int64_t n, const char *pos) {
+	if (n < 0) {
+		pr_fail(pos, "a count cannot be negative (%" PRId64 ")", n);
+		return 0;
+	}
+	return n;
+}
+
+/* pr_size: ir.SizeBytes, n units of unit bytes. */
+static PR_UNUSED int64_t pr_size(int64_t n, int64_t unit, const char *pos) {
+	if (n < 0) {
+		pr_fail(pos, "a size cannot be negative (%" PRId64 ")", n);
+		return 0;
+	}
+	if (unit > 0 && n > INT64_MAX / unit) {
+		pr_fail(pos, "a size of %" PRId64 " units of %" PRId64 " bytes does not fit in 64 bits", n, unit);
+		return 0;
+	}
+	return n * unit;
+}
+
+/* pr_usecs: n units of unit microseconds, as a double; a negative
+ * duration fails (ir.Duration). */
+static PR_UNUSED double pr_usecs(int64_t n, int64_t unit, const char *pos) {
+	if (n < 0) {
+		pr_fail(pos, "a duration cannot be negative (%" PRId64 ")", n);
+		return 0;
+	}
+	return (double)n * (double)unit;
+}
+
 /* ---- Built-in functions, integer versions (intFunc). In floating-point
  * context the functions without a pr_f* version below take pr_trunc of
  * their arguments and return a double. ---- */

@@ -414,6 +414,19 @@ func rtmAddIntFuncs(l *rtmCaseList, r *rand.Rand) {
 	for range 2000 {
 		root(r.Int64N(70)-5, r.Int64()>>r.IntN(63))
 	}
+
+	// The quantities statements ask for.
+	for _, n := range rtmEdgeInts {
+		l.add(fmt.Sprintf("count %d", n), rtmEval(func() string { return rtmFmtI(ir.Count(rtmCi(n), rtmFrame())) }))
+		for _, unit := range []int64{1, 2, 4, 1 << 10, 1 << 20, 1 << 30, 3 << 40} {
+			l.add(fmt.Sprintf("size %d %d", n, unit), rtmEval(func() string { return rtmFmtI(ir.SizeBytes(lang.Span{}, n, unit)) }))
+		}
+		for _, unit := range []int64{1, 1000, 86400000000} {
+			l.add(fmt.Sprintf("usecs %d %d", n, unit), rtmEval(func() string {
+				return rtmFmtF(float64(ir.Duration(rtmCi(n), rtmFrame())) * float64(unit))
+			}))
+		}
+	}
 }
 
 func rtmAddFloatFuncs(l *rtmCaseList, r *rand.Rand) {

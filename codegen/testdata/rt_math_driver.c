@@ -67,6 +67,9 @@ static void run(const char *op) {
 	else if (!strcmp(op, "cbrt")) out_i(pr_cbrt(I(1), POS));
 	else if (!strcmp(op, "sqrt")) out_i(pr_sqrt(I(1), POS));
 	else if (!strcmp(op, "root")) out_i(pr_root(I(1), I(2), POS));
+	else if (!strcmp(op, "count")) out_i(pr_count(I(1), POS));
+	else if (!strcmp(op, "size")) out_i(pr_size(I(1), I(2), POS));
+	else if (!strcmp(op, "usecs")) out_f(pr_usecs(I(1), I(2), POS));
 	else if (!strcmp(op, "log10")) out_i(pr_log10(I(1), POS));
 	else if (!strcmp(op, "factor10")) out_i(pr_factor10(I(1)));
 	else if (!strcmp(op, "tree_parent")) out_i(pr_tree_parent(I(1), I(2), POS));
