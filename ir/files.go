@@ -153,6 +153,7 @@ func numberPrefix(s string, hex bool) int {
 	isDigit := func(c byte) bool { return '0' <= c && c <= '9' || hex && 'a' <= lower(c) && lower(c) <= 'f' }
 	best := 0
 	dot, digits := false, false
+mantissa:
 	for ; i < len(s); i++ {
 		c := s[i]
 		switch {
@@ -161,14 +162,13 @@ func numberPrefix(s string, hex bool) int {
 		case c == '_' || isDigit(c):
 			digits = digits || c != '_'
 		default:
-			goto exponent
+			break mantissa
 		}
 		u.next(c, isDigit(c))
 		if !hex && digits && u.ok() {
 			best = i + 1
 		}
 	}
-exponent:
 	exp := byte('e')
 	if hex {
 		exp = 'p'
