@@ -2,6 +2,7 @@ package codegen_test
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -12,8 +13,10 @@ import (
 
 	"github.com/parley-hpc/parley/codegen"
 	"github.com/parley-hpc/parley/examples"
+	"github.com/parley-hpc/parley/interp"
 	"github.com/parley-hpc/parley/ir"
 	"github.com/parley-hpc/parley/lang"
+	"github.com/parley-hpc/parley/netmodel"
 	"github.com/parley-hpc/parley/parser"
 )
 
@@ -43,7 +46,7 @@ func TestReadableOutput(t *testing.T) {
 		"for (int64_t rep = 0; rep < steps; rep++) {",
 		"for (int64_t dz = -1; dz <= 1; dz++) {",
 		"/* 23: ALL TASKS AWAIT COMPLETION */\n    pr_await();",
-		"pr_isend(dst, 1, pr_ipow(s, 3 - pr_abs(dx, \"22:56\") - pr_abs(dy, \"22:66\") - pr_abs(dz, \"22:76\"), \"22:46\") * fields * 8, 0, 0, \"22:11\");",
+		"pr_isend(dst, 1, pr_size(pr_ipow(s, 3 - pr_abs(dx, \"22:56\") - pr_abs(dy, \"22:66\") - pr_abs(dz, \"22:76\"), \"22:46\") * fields * 8, 1, \"22:46\"), 0, 0, \"22:11\");",
 		"PR_OFFSETS(-dx, -dy, -dz)", // receives find their one sender directly
 	} {
 		if !strings.Contains(text, want) {
@@ -154,5 +157,46 @@ ALL TASKS LOG msgs_sent AS "Sent" AND elapsed_usecs AS "Time".
 			t.Errorf("task %d sent %s messages, task 0 %s: the tasks must agree on the iterations", rank, rows[0], sent)
 		}
 		sent = rows[0]
+	}
+}
+
+// TestCompiledNegativeQuantities: negative sizes, counts and durations
+// fail in compiled programs as in the interpreter, with the same message
+// at the same position (they were sent as empty messages, or slept for 0).
+func TestCompiledNegativeQuantities(t *testing.T) {
+	mpicc, mpirun := mpiTools(t)
+	dir := t.TempDir()
+	src := []byte(`amount IS "A quantity" AND COMES FROM "--amount" OR "-a" WITH DEFAULT 1.
+which IS "Which statement" AND COMES FROM "--which" OR "-w" WITH DEFAULT 0.
+IF which = 1 THEN TASK 0 SENDS A amount BYTE MESSAGE TO TASK 1.
+IF which = 2 THEN TASK 0 SENDS amount 8 BYTE MESSAGES TO TASK 1.
+IF which = 3 THEN ALL TASKS COMPUTE FOR amount MICROSECONDS.
+IF which = 4 THEN ALL TASKS SLEEP FOR amount SECONDS.
+IF which = 5 THEN ALL TASKS REDUCE amount INTEGERS TO TASK 0.
+IF which = 6 THEN TASK 0 MULTICASTS A amount KILOBYTE MESSAGE TO ALL OTHER TASKS.
+IF which = 7 THEN TASK 0 SENDS A amount KILOBYTE MESSAGE TO TASK 1.
+`)
+	p := build(t, "neg.parley", src)
+	exe := compile(t, mpicc, dir, p)
+	plat, err := netmodel.Resolve(netmodel.DefaultPlatform)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for which, n := range map[int]string{1: "-8", 2: "-3", 3: "-5", 4: "-1", 5: "-2", 6: "-4", 7: "9223372036854775807"} {
+		args := []string{"--which", fmt.Sprint(which), "--amount", n}
+		res, err := interp.Run(p, interp.Options{NumTasks: 2, Args: args, Platform: plat})
+		if err != nil || len(res.Problems) == 0 || res.Problems[0].Kind != "runtime" {
+			t.Errorf("%v: the interpreter gives %v, %v", args, res, err)
+			continue
+		}
+		// "neg.parley:L:C: task K: message": the same but for the task.
+		pr := res.Problems[0].Error()
+		_, msg, _ := strings.Cut(pr, ": task ")
+		_, msg, _ = strings.Cut(msg, ": ")
+		at, _, _ := strings.Cut(pr, ": task ")
+		out, err := mpiRun(t, mpirun, exe, 2, args, time.Minute)
+		if err == nil || !strings.Contains(string(out.stderr), at+": task ") || !strings.Contains(string(out.stderr), msg) {
+			t.Errorf("%v: the compiled program gives %v:\n%s\nthe interpreter %s", args, err, out, pr)
+		}
 	}
 }

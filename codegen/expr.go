@@ -375,6 +375,8 @@ func (g *gen) floatCall(c *ir.Call) cexpr {
 		return call("pr_random_gaussian_float", "&pr.rng", g.floatExpr(a[0]), g.floatExpr(a[1]))
 	case lang.FuncRandomPareto:
 		return call("pr_random_pareto_float", "&pr.rng", g.floatExpr(a[0]), g.floatExpr(a[1]), g.floatExpr(a[2]), p)
+	case lang.FuncRandomPoisson:
+		return call("pr_frandom_poisson", "&pr.rng", g.floatExpr(a[0]), p)
 	}
 	args := make([]string, len(a))
 	for i, x := range a {

@@ -988,6 +988,8 @@ PR_UNUSED static void pr_sleep(double usecs)
 {
   struct timespec ts;
   if (usecs <= 0) return;
+  /* Beyond 68 years the seconds may not fit in a time_t: sleep that long. */
+  if (usecs > 2147483647e6) usecs = 2147483647e6;
   ts.tv_sec = (time_t)(usecs / 1e6);
   ts.tv_nsec = (long)((usecs - (double)ts.tv_sec * 1e6) * 1e3);
   while (nanosleep(&ts, &ts) != 0) {}
@@ -1120,6 +1122,13 @@ PR_UNUSED static pr_timed pr_timed_begin(double usecs, double warm_usecs, int sy
   return t;
 }
 
+/* pr_iterations converts a non-negative number of iterations to an
+ * integer, saturating (a conversion out of range is undefined in C). */
+PR_UNUSED static int64_t pr_iterations(double n)
+{
+  return n < 9223372036854775808.0 ? (int64_t)n : INT64_MAX;
+}
+
 PR_UNUSED static int pr_timed_next(pr_timed *t)
 {
   double trial, slowest;
@@ -1132,9 +1141,9 @@ PR_UNUSED static int pr_timed_next(pr_timed *t)
     trial = (MPI_Wtime() - t->trial_start) * 1e6;
     MPI_Allreduce(&trial, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     if (slowest < 1e-6) slowest = 1e-6;
-    t->reps.left = (int64_t)(t->usecs / slowest);
+    t->reps.left = pr_iterations(t->usecs / slowest);
     if (t->reps.left < 1) t->reps.left = 1;
-    t->reps.warm = (int64_t)(t->warm_usecs / slowest);
+    t->reps.warm = pr_iterations(t->warm_usecs / slowest);
     t->reps.sync = t->sync;
     t->reps.phase = 0;
     t->phase = 2;

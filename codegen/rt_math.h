@@ -277,6 +277,84 @@ static PR_UNUSED double pr_go_log10(double x) {
 	return pr_go_log(x) * 0x1.bcb7b1526e50ep-2; /* 1/Ln10 */
 }
 
+/* math.Log1p (log1p.go, pure Go on amd64). */
+static PR_UNUSED double pr_go_log1p(double x) {
+	const double SQRT2M1 = 4.142135623730950488017e-01, SQRT2HALFM1 = -2.928932188134524755992e-01;
+	const double SMALL = 0x1p-29, TINY = 0x1p-54, TWO53 = 0x1p53;
+	const double LN2HI = 6.93147180369123816490e-01, LN2LO = 1.90821492927058770002e-10;
+	const double LP1 = 6.666666666666735130e-01, LP2 = 3.999999999940941908e-01;
+	const double LP3 = 2.857142874366239149e-01, LP4 = 2.222219843214978396e-01;
+	const double LP5 = 1.818357216161805012e-01, LP6 = 1.531383769920937332e-01;
+	const double LP7 = 1.479819860511658591e-01;
+	double absx, f = 0, c = 0, u, hfsq, s, r, z;
+	uint64_t iu = 0;
+	int k = 1;
+	if (x < -1 || x != x)
+		return PR_NAN;
+	if (x == -1)
+		return -HUGE_VAL;
+	if (isinf(x))
+		return HUGE_VAL;
+	absx = fabs(x);
+	if (absx < SQRT2M1) {
+		if (absx < SMALL) {
+			if (absx < TINY)
+				return x;
+			return x - x * x * 0.5;
+		}
+		if (x > SQRT2HALFM1) {
+			k = 0;
+			f = x;
+			iu = 1;
+		}
+	}
+	if (k != 0) {
+		if (absx < TWO53) {
+			u = 1.0 + x;
+			iu = pr_f64bits(u);
+			k = (int)((iu >> 52) - 1023);
+			if (k > 0)
+				c = 1.0 - (u - x);
+			else
+				c = x - (u - 1.0);
+			c /= u;
+		} else {
+			u = x;
+			iu = pr_f64bits(u);
+			k = (int)((iu >> 52) - 1023);
+			c = 0;
+		}
+		iu &= UINT64_C(0x000fffffffffffff);
+		if (iu < UINT64_C(0x0006a09e667f3bcd)) {
+			u = pr_f64from(iu | UINT64_C(0x3ff0000000000000));
+		} else {
+			k++;
+			u = pr_f64from(iu | UINT64_C(0x3fe0000000000000));
+			iu = (UINT64_C(0x0010000000000000) - iu) >> 2;
+		}
+		f = u - 1.0;
+	}
+	hfsq = 0.5 * f * f;
+	if (iu == 0) {
+		if (f == 0) {
+			if (k == 0)
+				return 0;
+			c += (double)k * LN2LO;
+			return (double)k * LN2HI + c;
+		}
+		r = hfsq * (1.0 - 0.66666666666666666 * f);
+		if (k == 0)
+			return f - r;
+		return (double)k * LN2HI - ((r - ((double)k * LN2LO + c)) - f);
+	}
+	s = f / (2.0 + f);
+	z = s * s;
+	r = z * (LP1 + z * (LP2 + z * (LP3 + z * (LP4 + z * (LP5 + z * (LP6 + z * LP7))))));
+	if (k == 0)
+		return f - (hfsq - s * (hfsq + r));
+	return (double)k * LN2HI - ((hfsq - (s * (hfsq + r) + ((double)k * LN2LO + c))) - f);
+}
+
 /* math.Cbrt (cbrt.go). */
 static PR_UNUSED double pr_go_cbrt(double x) {
 	const uint64_t B1 = 715094163, B2 = 696219795;
@@ -478,6 +556,40 @@ static PR_UNUSED double pr_fpow(double x, double y, const char *pos) {
 	return pr_go_pow(x, y);
 }
 
+/* ---- Quantities a statement asks for ---- */
+
+/* pr_count: ir.Count, a number of messages, operations or touches. */
+static PR_UNUSED int64_t pr_count(int64_t n, const char *pos) {
+	if (n < 0) {
+		pr_fail(pos, "a count cannot be negative (%" PRId64 ")", n);
+		return 0;
+	}
+	return n;
+}
+
+/* pr_size: ir.SizeBytes, n units of unit bytes. */
+static PR_UNUSED int64_t pr_size(int64_t n, int64_t unit, const char *pos) {
+	if (n < 0) {
+		pr_fail(pos, "a size cannot be negative (%" PRId64 ")", n);
+		return 0;
+	}
+	if (unit > 0 && n > INT64_MAX / unit) {
+		pr_fail(pos, "a size of %" PRId64 " units of %" PRId64 " bytes does not fit in 64 bits", n, unit);
+		return 0;
+	}
+	return n * unit;
+}
+
+/* pr_usecs: n units of unit microseconds, as a double; a negative
+ * duration fails (ir.Duration). */
+static PR_UNUSED double pr_usecs(int64_t n, int64_t unit, const char *pos) {
+	if (n < 0) {
+		pr_fail(pos, "a duration cannot be negative (%" PRId64 ")", n);
+		return 0;
+	}
+	return (double)n * (double)unit;
+}
+
 /* ---- Built-in functions, integer versions (intFunc). In floating-point
  * context the functions without a pr_f* version below take pr_trunc of
  * their arguments and return a double. ---- */
@@ -500,13 +612,11 @@ static PR_UNUSED int64_t pr_bits(int64_t x) {
 	return n;
 }
 
-/* powAtMost: b**n <= x, for b, x >= 0 and n >= 1. Go loops n times when
- * b <= 1; the answer is the same. */
+/* powAtMost: b**n <= x, for b >= 2, x >= 0 and n >= 1; it stops as soon
+ * as the power passes x, within 64 multiplications. */
 static PR_UNUSED int pr_pow_at_most(int64_t b, int64_t n, int64_t x) {
 	uint64_t p = 1, hi, lo, x0, x1, y0, y1, t;
 	int64_t i;
-	if (b <= 1)
-		return b <= x;
 	for (i = 0; i < n; i++) {
 		/* bits.Mul64(p, b) */
 		x0 = p & 0xFFFFFFFF;
@@ -523,11 +633,11 @@ static PR_UNUSED int pr_pow_at_most(int64_t b, int64_t n, int64_t x) {
 	return 1;
 }
 
-/* ROOT(n, x): Root. Go recurses on -n, which never ends for MinInt64;
- * here ROOT(MinInt64, x) is 1/ROOT(MaxInt64, x), the same value as
- * 1/ROOT(2**63, x). */
+/* ROOT(n, x): Root, an estimate settled by probes and bisection;
+ * ROOT(MinInt64, x) is 1/ROOT(MaxInt64, x). */
 static PR_UNUSED int64_t pr_root(int64_t n, int64_t x, const char *pos) {
-	int64_t r;
+	int64_t r, lo, hi, mid, c[2];
+	int i;
 	if (n == 0 || x < 0) {
 		pr_fail(pos, "ROOT(%" PRId64 ", %" PRId64 ") is undefined", n, x);
 		return 0;
@@ -542,12 +652,29 @@ static PR_UNUSED int64_t pr_root(int64_t n, int64_t x, const char *pos) {
 	}
 	if (x <= 1 || n == 1)
 		return x;
+	if (n >= 63)
+		return 1;
+	lo = 1;
+	hi = INT64_C(1) << (63 / n + 1);
 	r = pr_trunc(pr_go_pow((double)x, 1 / (double)n));
-	while (r > 0 && !pr_pow_at_most(r, n, x))
-		r--;
-	while (pr_pow_at_most(r + 1, n, x))
-		r++;
-	return r;
+	c[0] = r;
+	c[1] = r + 1;
+	for (i = 0; i < 2; i++) {
+		if (c[i] > lo && c[i] < hi) {
+			if (pr_pow_at_most(c[i], n, x))
+				lo = c[i];
+			else
+				hi = c[i];
+		}
+	}
+	while (hi - lo > 1) {
+		mid = lo + (hi - lo) / 2;
+		if (pr_pow_at_most(mid, n, x))
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
 }
 
 /* CBRT. */
@@ -614,25 +741,13 @@ static PR_UNUSED int64_t pr_tree_child(int64_t task, int64_t child, int64_t arit
 	return pr_wadd(pr_wadd(pr_wmul(task, arity), child), 1);
 }
 
-/* knomialDigits. */
-static PR_UNUSED int64_t pr_knomial_digits(int64_t k, int64_t n) {
-	int64_t digits = 1, pow = k;
-	while (pr_wsub(pow, 1) < n) {
-		digits++;
-		pow = pr_wmul(pow, k);
-	}
-	return digits;
-}
-
-/* knomialDigit. */
-static PR_UNUSED int64_t pr_knomial_digit(int64_t k, int64_t x, int64_t d) {
-	return pr_quo(x, pr_ipow(k, d, "")) % k;
-}
-
-/* knomialSetDigit. */
-static PR_UNUSED int64_t pr_knomial_set_digit(int64_t k, int64_t x, int64_t d, int64_t v) {
-	int64_t p = pr_ipow(k, d, "");
-	return pr_wadd(pr_wsub(x, pr_wmul(pr_knomial_digit(k, x, d), p)), pr_wmul(v, p));
+/* knomialTop: the highest nonzero base-k digit of x > 0, returned, and
+ * its place value, stored in *place. */
+static PR_UNUSED int64_t pr_knomial_top(int64_t k, int64_t x, int64_t *place) {
+	*place = 1;
+	while (x / *place >= k)
+		*place *= k;
+	return x / *place;
 }
 
 /* checkKnomial. */
@@ -646,55 +761,57 @@ static PR_UNUSED int pr_knomial_check(int64_t k, const char *pos) {
 
 /* KNOMIAL_PARENT: KnomialParent. */
 static PR_UNUSED int64_t pr_knomial_parent(int64_t task, int64_t k, int64_t n, const char *pos) {
-	int64_t d;
+	int64_t digit, place;
 	if (!pr_knomial_check(k, pos))
 		return 0;
 	if (task <= 0 || task >= n)
 		return -1;
-	for (d = pr_knomial_digits(k, n - 1) - 1; d >= 0; d--)
-		if (pr_knomial_digit(k, task, d) != 0)
-			return pr_knomial_set_digit(k, task, d, 0);
-	return -1;
+	digit = pr_knomial_top(k, task, &place);
+	return task - digit * place;
 }
 
-/* pr_knomial_gen walks the list knomialChildren builds before reversing
- * it: it returns the list's length and stores element want, if there is
- * one, in *out. */
-static PR_UNUSED int64_t pr_knomial_gen(int64_t task, int64_t k, int64_t n, int64_t want, int64_t *out) {
-	int64_t len = 0, d, v, c;
+/* knomialWalk: returns the number of task's children and stores the one
+ * at index child, or -1, in *c. */
+static PR_UNUSED int64_t pr_knomial_walk(int64_t task, int64_t child, int64_t k, int64_t n, int64_t *c) {
+	int64_t count = 0, place = 1, run;
+	*c = -1;
 	if (task < 0 || task >= n)
 		return 0;
-	for (d = pr_knomial_digits(k, n - 1) - 1; d >= 0; d--) {
-		if (pr_knomial_digit(k, task, d) != 0)
-			break;
-		for (v = k - 1; v >= 1; v--) {
-			c = pr_knomial_set_digit(k, task, d, v);
-			if (c < n) {
-				if (len == want)
-					*out = c;
-				len++;
-			}
-		}
+	if (task > 0) {
+		pr_knomial_top(k, task, &place);
+		if (place > (n - 1) / k)
+			return 0;
+		place *= k;
 	}
-	return len;
+	for (;;) {
+		run = (n - 1 - task) / place;
+		if (run > k - 1)
+			run = k - 1;
+		if (run == 0)
+			return count;
+		if (child >= count && child - count < run)
+			*c = task + (child - count + 1) * place;
+		count += run;
+		if (place > (n - 1) / k)
+			return count;
+		place *= k;
+	}
 }
 
 /* KNOMIAL_CHILDREN: KnomialChildren. */
 static PR_UNUSED int64_t pr_knomial_children(int64_t task, int64_t k, int64_t n, const char *pos) {
+	int64_t c;
 	if (!pr_knomial_check(k, pos))
 		return 0;
-	return pr_knomial_gen(task, k, n, -1, NULL);
+	return pr_knomial_walk(task, -1, k, n, &c);
 }
 
 /* KNOMIAL_CHILD: KnomialChild, -1 if there is no such child. */
 static PR_UNUSED int64_t pr_knomial_child(int64_t task, int64_t child, int64_t k, int64_t n, const char *pos) {
-	int64_t len, c = -1;
+	int64_t c;
 	if (!pr_knomial_check(k, pos))
 		return 0;
-	len = pr_knomial_gen(task, k, n, -1, NULL);
-	if (child < 0 || child >= len)
-		return -1;
-	pr_knomial_gen(task, k, n, len - 1 - child, &c);
+	pr_knomial_walk(task, child, k, n, &c);
 	return c;
 }
 
@@ -1009,19 +1126,70 @@ static PR_UNUSED int64_t pr_random_gaussian_int(pr_pcg *rng, int64_t mean, int64
 	return pr_trunc(pr_random_gaussian_float(rng, (double)mean, (double)stddev));
 }
 
-/* RANDOM_POISSON: poisson (both contexts; pr_trunc the mean in
- * floating-point context). */
+/* pr_poisson_log_pmf: poissonLogPMF. */
+static PR_UNUSED double pr_poisson_log_pmf(double k, double mu, double log_mu) {
+	static const double log_fact[] = {
+		0, 0, 0.69314718055994530942, 1.7917594692280550008, 3.1780538303479456196,
+		4.7874917427820459942, 6.5792512120101009951, 8.5251613610654143002,
+		10.604602902745250228, 12.801827480081469611,
+	};
+	double x, x2, series, d;
+	if (k < 10)
+		return -mu + k * log_mu - log_fact[(int)k];
+	x = k + 1;
+	x2 = 1 / (x * x);
+	series = (0.083333333333333333333 -
+		  x2 * (0.0027777777777777777778 - x2 * (0.00079365079365079365079 - x2 * 0.00059523809523809523810))) /
+		 x;
+	d = x - mu;
+	return d - (x - 0.5) * pr_go_log1p(d / mu) - 0.5 * log_mu - 0.91893853320467274178 - series;
+}
+
+/* pr_poisson_ptrs: poissonPTRS, Hörmann's transformed rejection for
+ * means of 10 or more. */
+static PR_UNUSED int64_t pr_poisson_ptrs(pr_pcg *rng, double mu) {
+	double smu = sqrt(mu), log_mu = pr_go_log(mu), b = 0.931 + 2.53 * smu, a = -0.059 + 0.02483 * b;
+	double log_inv_alpha = pr_go_log(1.1239 + 1.1328 / (b - 3.4)), vr = 0.9277 - 3.6224 / (b - 2);
+	double u, v, us, k;
+	for (;;) {
+		u = pr_pcg_float64(rng) - 0.5;
+		v = pr_pcg_float64(rng);
+		us = 0.5 - fabs(u);
+		k = floor((2 * a / us + b) * u + mu + 0.43);
+		if (us >= 0.07 && v <= vr)
+			return pr_trunc(k);
+		if (!(k >= 0 && k < 9223372036854775808.0) || (us < 0.013 && v > us))
+			continue;
+		if (pr_go_log(v) + log_inv_alpha - pr_go_log(a / (us * us) + b) <= pr_poisson_log_pmf(k, mu, log_mu))
+			return pr_trunc(k);
+	}
+}
+
+/* RANDOM_POISSON in integer context: poisson. */
 static PR_UNUSED int64_t pr_random_poisson(pr_pcg *rng, int64_t mean, const char *pos) {
 	double limit, r;
 	int64_t n = 0;
-	if (mean < 0) {
-		pr_fail(pos, "RANDOM_POISSON(%" PRId64 ") is undefined", mean);
+	if (mean < 0 || mean > INT64_C(4611686018427387904)) {
+		pr_fail(pos, "RANDOM_POISSON(%" PRId64 ") is undefined: the mean must be from 0 to 2**62", mean);
 		return 0;
 	}
+	if (mean >= 10)
+		return pr_poisson_ptrs(rng, (double)mean);
 	limit = pr_go_exp(-(double)mean);
 	for (r = pr_pcg_float64(rng); r >= limit; r *= pr_pcg_float64(rng))
 		n++;
 	return n;
+}
+
+/* RANDOM_POISSON in floating-point context: the mean is checked before
+ * it is truncated toward zero. */
+static PR_UNUSED double pr_frandom_poisson(pr_pcg *rng, double mean, const char *pos) {
+	char b[PR_GBUF];
+	if (!(mean > -1 && mean <= 4611686018427387904.0)) {
+		pr_fail(pos, "RANDOM_POISSON(%s) is undefined: the mean must be from 0 to 2**62", pr_fmt_g(b, mean));
+		return 0;
+	}
+	return (double)pr_random_poisson(rng, pr_trunc(mean), pos);
 }
 
 /* RANDOM_PARETO in floating-point context: pareto. */
@@ -1042,14 +1210,21 @@ static PR_UNUSED double pr_random_pareto_float(pr_pcg *rng, double shape, double
 	return pr_go_pow(-num / (hs * ls), -1 / shape);
 }
 
-/* RANDOM_PARETO in integer context: callInt's loop. */
+/* RANDOM_PARETO in integer context: callInt's loop, at most
+ * maxParetoDraws draws. */
 static PR_UNUSED int64_t pr_random_pareto_int(pr_pcg *rng, int64_t shape, int64_t low, int64_t high,
 					      const char *pos) {
-	for (;;) {
+	int i;
+	for (i = 0; i < 100; i++) {
 		double v = round(pr_random_pareto_float(rng, (double)shape, (double)low, (double)high, pos));
-		if (v <= 9223372036854775808.0) /* float64(math.MaxInt64) */
+		if (v < 9223372036854775808.0) /* 2**63 */
 			return pr_trunc(v);
 	}
+	pr_fail(pos,
+		"RANDOM_PARETO(%" PRId64 ", %" PRId64 ", %" PRId64
+		") drew 100 values in a row too large for a 64-bit integer: lower its bounds",
+		shape, low, high);
+	return 0;
 }
 
 /* ---- Progressions (ProgRange.Pattern, Progression.Each and Contains) ---- */

@@ -354,6 +354,7 @@ func rtmAddGoMath(l *rtmCaseList, r *rand.Rand) {
 		l.add("go_exp "+rtmHexF(x), rtmFmtF(math.Exp(x)))
 		l.add("go_log "+rtmHexF(x), rtmFmtF(math.Log(x)))
 		l.add("go_log10 "+rtmHexF(x), rtmFmtF(math.Log10(x)))
+		l.add("go_log1p "+rtmHexF(x), rtmFmtF(math.Log1p(x)))
 		l.add("go_cbrt "+rtmHexF(x), rtmFmtF(math.Cbrt(x)))
 	}
 	pow := func(x, y float64) { l.add("go_pow "+rtmHexF(x)+" "+rtmHexF(y), rtmFmtF(math.Pow(x, y))) }
@@ -399,9 +400,8 @@ func rtmAddIntFuncs(l *rtmCaseList, r *rand.Rand) {
 	for range 3000 {
 		one(rtmRandInt(r))
 	}
-	// Go's powAtMost loops n times when the root is 1, so keep n small for
-	// x >= 2; Root(MinInt64, x) never returns in Go (below).
-	ns := []int64{-5, -3, -2, -1, 0, 1, 2, 3, 4, 5, 6, 7, 10, 31, 32, 62, 63, 64, 100}
+	ns := []int64{-5, -3, -2, -1, 0, 1, 2, 3, 4, 5, 6, 7, 10, 31, 32, 62, 63, 64, 100,
+		math.MaxInt64, math.MinInt64, math.MinInt64 + 1, -(1 << 40)}
 	root := func(n, x int64) { l.add(fmt.Sprintf("root %d %d", n, x), call(lang.FuncRoot, n, x)) }
 	for _, n := range ns {
 		for _, x := range rtmEdgeInts {
@@ -411,17 +411,22 @@ func rtmAddIntFuncs(l *rtmCaseList, r *rand.Rand) {
 			root(n, r.Int64()>>r.IntN(63))
 		}
 	}
-	for _, n := range []int64{math.MaxInt64, math.MinInt64 + 1, -(1 << 40)} {
-		root(n, 0)
-		root(n, 1)
+	for range 2000 {
+		root(r.Int64N(70)-5, r.Int64()>>r.IntN(63))
 	}
-	// Values Go cannot compute in reasonable time, worked out by hand.
-	l.add("root -9223372036854775808 0", "FAIL "+rtmPos+": ROOT(-9223372036854775808, 0) divides by zero")
-	l.add("root -9223372036854775808 1", "1")
-	l.add("root -9223372036854775808 5", "1")
-	l.add("root -9223372036854775808 9223372036854775807", "1")
-	l.add("root 9223372036854775807 9223372036854775807", "1")
-	l.add("root -1099511627776 100", "1")
+
+	// The quantities statements ask for.
+	for _, n := range rtmEdgeInts {
+		l.add(fmt.Sprintf("count %d", n), rtmEval(func() string { return rtmFmtI(ir.Count(rtmCi(n), rtmFrame())) }))
+		for _, unit := range []int64{1, 2, 4, 1 << 10, 1 << 20, 1 << 30, 3 << 40} {
+			l.add(fmt.Sprintf("size %d %d", n, unit), rtmEval(func() string { return rtmFmtI(ir.SizeBytes(lang.Span{}, n, unit)) }))
+		}
+		for _, unit := range []int64{1, 1000, 86400000000} {
+			l.add(fmt.Sprintf("usecs %d %d", n, unit), rtmEval(func() string {
+				return rtmFmtF(float64(ir.Duration(rtmCi(n), rtmFrame())) * float64(unit))
+			}))
+		}
+	}
 }
 
 func rtmAddFloatFuncs(l *rtmCaseList, r *rand.Rand) {
@@ -477,19 +482,20 @@ func rtmAddTopology(l *rtmCaseList, r *rand.Rand) {
 		n := r.Int64N(300)
 		knomial(r.Int64N(n+4)-2, r.Int64N(14)-1, r.Int64N(10)+1, n)
 	}
-	// Huge task counts: Go's knomialDigits wraps (and never returns for
-	// most k when n is near MaxInt64, so only k = 2 there).
-	for _, n := range []int64{1<<62 + 1, math.MaxInt64, 4052555153018976272} {
-		for _, task := range []int64{0, 1, 2, 5, 1 << 40, n - 1, n, -1} {
-			knomial(task, 0, 2, n)
-			knomial(task, 3, 2, n)
-			knomial(task, 62, 2, n)
+	// Huge task counts and arities, which once overflowed and looped.
+	const maxI = math.MaxInt64
+	for _, n := range []int64{1<<62 + 1, maxI, 4052555153018976272} {
+		for _, k := range []int64{2, 3, 1 << 32, maxI - 1, maxI} {
+			for _, task := range []int64{0, 1, 2, 5, 1 << 40, 1<<32 + 1, n - 1, n, -1} {
+				for _, child := range []int64{0, 3, 62, maxI - 2} {
+					knomial(task, child, k, n)
+				}
+			}
 		}
 	}
-	for _, task := range []int64{0, 1, 3, 1 << 61, 4052555153018976266} {
-		for _, child := range []int64{0, 1, 5, 40} {
-			knomial(task, child, 3, 4052555153018976272) // 3**39 + 5 tasks: digits wrap
-		}
+	for range 2000 {
+		n := 1 + r.Int64N(maxI)
+		knomial(r.Int64N(n), r.Int64N(100)-1, 2+r.Int64N(1<<r.IntN(62)), n)
 	}
 
 	type mesh struct {
@@ -612,10 +618,17 @@ func rtmAddRandom(l *rtmCaseList) {
 	for _, g := range [][2]float64{{0, 1}, {100.5, 15.25}, {-1e10, 1e-3}, {0, math.Inf(1)}} {
 		draw("gaussian_float", &ir.Call{Func: lang.FuncRandomGaussian, Args: rtmFloatArgs(g[0], g[1])}, true, floats(g[0], g[1]))
 	}
-	for _, m := range []int64{0, 1, 5, 50, 700, -1} {
+	// Small means multiply uniforms, from 10 on transformed rejection
+	// takes over: it must agree bit for bit through Log, Log1p and Sqrt,
+	// up to the largest mean allowed.
+	for _, m := range []int64{0, 1, 5, 9, 10, 11, 50, 700, 746, 1000, 123456789, 1 << 40, 1 << 53, 1<<62 - 1, 1 << 62, 1<<62 + 1, -1, math.MaxInt64} {
 		draw("poisson", &ir.Call{Func: lang.FuncRandomPoisson, Args: rtmIntArgs(m)}, false, ints(m))
 	}
-	for _, p := range [][3]int64{{1, 1, 1}, {2, 1, 100}, {1, 5, 5}, {3, 10, 1000000}, {1, 1, math.MaxInt64}, {0, 1, 1}, {1, 0, 5}, {1, 5, 3}, {-1, 1, 2}} {
+	for _, m := range []float64{0, 9.99, 10.5, 1e6, 1e15, 0x1p62, 0x1p62 + 1024, -0.5, -1, math.NaN(), math.Inf(1), math.Inf(-1)} {
+		draw("fpoisson", &ir.Call{Func: lang.FuncRandomPoisson, Args: rtmFloatArgs(m)}, true, floats(m))
+	}
+	for _, p := range [][3]int64{{1, 1, 1}, {2, 1, 100}, {1, 5, 5}, {3, 10, 1000000}, {1, 1, math.MaxInt64}, {0, 1, 1}, {1, 0, 5}, {1, 5, 3}, {-1, 1, 2},
+		{1, math.MaxInt64, math.MaxInt64}, {1, 1 << 62, 1 << 62}, {1, 1<<62 + 1<<61, 1<<62 + 1<<61}, {1, 1 << 62, math.MaxInt64}} {
 		draw("pareto_int", &ir.Call{Func: lang.FuncRandomPareto, Args: rtmIntArgs(p[0], p[1], p[2])}, false, ints(p[0], p[1], p[2]))
 	}
 	for _, p := range [][3]float64{{1, 1, 1}, {0.5, 1, 100}, {2.5, 0.1, 0.1}, {1.5, 3, 1e6}, {0, 1, 1}, {1, 2, 1.5}, {1, math.NaN(), 2}} {

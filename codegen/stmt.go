@@ -2,6 +2,7 @@ package codegen
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -90,9 +91,14 @@ func balanced(s string) bool {
 	return depth == 0
 }
 
-// usecs is an amount of a time unit in microseconds, as a double.
+// usecs is an amount of a time unit in microseconds, as a double;
+// pr_usecs rejects a negative amount as the interpreter does, unless it is
+// a constant known to be fine.
 func (g *gen) usecs(e ir.Expr, u lang.TimeUnit) string {
 	x := g.intExpr(e)
+	if c, ok := e.(*ir.Const); !ok || c.I < 0 {
+		return fmt.Sprintf("pr_usecs(%s, %d, %s)", x, u.Micros(), pos(e.Span()))
+	}
 	if u.Micros() == 1 {
 		return "(double)" + x
 	}
@@ -416,7 +422,7 @@ func (g *gen) simple(st ir.Stmt) {
 		g.ifMember(st.Tasks, "my_task", "-1", func() { g.line("%s(%s);", fn, g.usecs(st.Amount, st.Unit)) })
 	case *ir.Work:
 		g.ifMember(st.Tasks, "my_task", "-1", func() {
-			g.line("pr_work(%s, %s);", g.intExpr(st.Flops), g.size(st.Memory))
+			g.line("pr_work(%s, %s);", g.count(st.Flops), g.size(st.Memory))
 		})
 	case *ir.Touch:
 		g.ifMember(st.Tasks, "my_task", "-1", func() { g.touch(st) })
@@ -542,31 +548,44 @@ func (g *gen) items(items []*ir.Item) (string, []string) {
 	return f.String(), args
 }
 
-// size is an amount of data in bytes, as a C expression.
+// size is an amount of data in bytes, as a C expression. pr_size checks it
+// as ir.SizeBytes does, unless it is a constant known to be fine.
 func (g *gen) size(sz *ir.Size) string {
 	if sz == nil {
 		return "0"
 	}
-	n := "1"
-	if sz.Amount != nil {
-		n = g.intExpr(sz.Amount)
-	}
-	if sz.Unit == lang.Bits {
-		return "pr_bits_to_bytes(" + n + ")"
-	}
 	b := ir.UnitBytes(sz.Unit, &ir.Globals{IntSize: 4, PageSize: 4096})
-	if b == 1 {
-		return n
-	}
 	if sz.Amount == nil {
 		return fmt.Sprint(b)
+	}
+	n := g.intExpr(sz.Amount)
+	c, isConst := sz.Amount.(*ir.Const)
+	if !isConst || c.I < 0 || c.I > math.MaxInt64/b {
+		n = fmt.Sprintf("pr_size(%s, %d, %s)", n, b, pos(sz.Amount.Span()))
+		b = 1
+	}
+	switch {
+	case sz.Unit == lang.Bits:
+		return "pr_bits_to_bytes(" + n + ")"
+	case b == 1:
+		return n
 	}
 	return fmt.Sprintf("%s * %d", g.ie(sz.Amount).in(precMul, false), b)
 }
 
+// count is a number of messages, operations or touches, as a C
+// expression. pr_count checks it as ir.Count does, unless it is a constant
+// known to be fine.
+func (g *gen) count(e ir.Expr) string {
+	if c, ok := e.(*ir.Const); ok && c.I >= 0 {
+		return g.intExpr(e)
+	}
+	return fmt.Sprintf("pr_count(%s, %s)", g.intExpr(e), pos(e.Span()))
+}
+
 // message returns a message's count, size in bytes and tag, and its flags.
 func (g *gen) message(m *ir.Message) (count, bytes, tag string) {
-	return g.intExpr(m.Count), g.size(m.Size), g.intExpr(m.Tag)
+	return g.count(m.Count), g.size(m.Size), g.intExpr(m.Tag)
 }
 
 func flags(m *ir.Message) string {
@@ -703,7 +722,7 @@ func (g *gen) receive(st *ir.Receive) {
 // reduce maps REDUCE onto MPI's reductions (see pr_reduce_to).
 func (g *gen) reduce(st *ir.Reduce) {
 	p := pos(st.Span())
-	items := g.intExpr(st.Msg.Count)
+	items := g.count(st.Msg.Count)
 	typ := ir.UnitBytes(st.Msg.Type, &ir.Globals{IntSize: 4, PageSize: 4096})
 	op := int(st.Op)
 	g.open("")
@@ -756,7 +775,7 @@ func (g *gen) scatter(st *ir.Scatter) {
 	}
 	members := g.group(st.Targets, 0, root, root, "group")
 	sizes := g.vSizes(st.Msg, members, st.Root, st.Targets)
-	count, bytes := g.intExpr(st.Msg.Count), g.uniformSize(st.Msg, sizes)
+	count, bytes := g.count(st.Msg.Count), g.uniformSize(st.Msg, sizes)
 	g.line("pr_scatter(pr_comm(%s), %s, %s, %s, %s, %s, %s);", members, members, root, count, bytes, orNull(sizes), p)
 	if sizes != "" {
 		g.line("free(%s);", sizes)
@@ -770,7 +789,7 @@ func (g *gen) scatter(st *ir.Scatter) {
 func (g *gen) gather(st *ir.Gather) {
 	p := pos(st.Span())
 	g.open("")
-	count := g.intExpr(st.Msg.Count)
+	count := g.count(st.Msg.Count)
 	if st.Roots.Kind == ir.AllSet {
 		members := g.group(st.Sources, 0, "-1", "", "group")
 		sizes := g.vSizes(st.Msg, members, st.Sources, st.Roots)
@@ -861,7 +880,7 @@ func (g *gen) touch(st *ir.Touch) {
 	region := g.size(st.Region)
 	count, word := "-1", int64(4)
 	if st.Count != nil {
-		count = g.intExpr(st.Count)
+		count = g.count(st.Count)
 		word = ir.UnitBytes(st.CountType, glob)
 	}
 	stride := "1"
@@ -873,7 +892,7 @@ func (g *gen) touch(st *ir.Touch) {
 	}
 	repeat := "1"
 	if st.Repeat != nil {
-		repeat = g.intExpr(st.Repeat)
+		repeat = g.count(st.Repeat)
 	}
 	g.line("pr_touch(%s, %s, %d, %s, %s);", region, count, word, stride, repeat)
 }

@@ -246,7 +246,7 @@ func (s *Sim) collective(t *task, a *activity, call *collCall) bool {
 		if st.Reduce > 0 && !c.reduced {
 			c.reduced = true
 			// Combining reads both operands and writes the result.
-			if t.busyFor(s.plat.Machine.Touch(int64(t.id), s.g.NumTasks, 3*st.Reduce)) {
+			if t.busyFor(s.plat.Machine.Touch(int64(t.id), s.g.NumTasks, satMul(3, st.Reduce)), a.stmt) {
 				return false
 			}
 		}
@@ -309,11 +309,15 @@ func (s *Sim) collStep(t *task, call *collCall, c *collState, k int32) *netmodel
 	return &c.win[k-c.base]
 }
 
-// busyFor occupies the CPU for d within a statement that continues
-// afterwards; it reports whether the task must wait.
-func (t *task) busyFor(d Time) bool {
+// busyFor occupies the CPU for d within statement st, which continues
+// afterwards; it reports whether the task must wait. A d past
+// netmodel.MaxTime overflows simulated time.
+func (t *task) busyFor(d Time, st ir.Stmt) bool {
 	if d <= 0 {
 		return false
+	}
+	if d > netmodel.MaxTime {
+		timeOverflow(st.Span(), fmt.Sprintf("a computation of %v", d))
 	}
 	t.compute += d
 	t.cpuFree = t.sim.now + d

@@ -51,14 +51,16 @@ func (s *Sim) calls(t *task, st ir.Stmt, calls ...collCall) *activity {
 }
 
 // evalMessage evaluates a message description with the variables bound as
-// they are in f. Tags are C ints, as in MPI; the most negative quarter of
-// them is kept for collectives.
+// they are in f; a negative count or size is an error (see ir.Count and
+// ir.Size.Bytes), for point-to-point messages and collectives alike. Tags
+// are C ints, as in MPI; the most negative quarter of them is kept for
+// collectives.
 func evalMessage(m *ir.Message, f *ir.Frame) (count, bytes int64, tag int32) {
 	tg := m.Tag.Int(f)
 	if tg < -(1<<30) || tg > math.MaxInt32 {
 		panic(&ir.RuntimeError{Span: m.Tag.Span(), Msg: fmt.Sprintf("tag %d is out of range (%d to %d)", tg, -(1 << 30), math.MaxInt32)})
 	}
-	return m.Count.Int(f), m.Size.Bytes(f), int32(tg)
+	return ir.Count(m.Count, f), m.Size.Bytes(f), int32(tg)
 }
 
 // sendStmt: the implied receives come first, from each source in
@@ -145,8 +147,7 @@ func (s *Sim) multicastStmt(t *task, st *ir.Multicast) *activity {
 func (s *Sim) reduceStmt(t *task, st *ir.Reduce) *activity {
 	f := &t.Frame
 	src := s.groupOf(t, st, 0, st.Source, nil)
-	count := st.Msg.Count.Int(f)
-	bytes := count * ir.UnitBytes(st.Msg.Type, f.G)
+	bytes := ir.SizeBytes(st.Msg.Count.Span(), ir.Count(st.Msg.Count, f), ir.UnitBytes(st.Msg.Type, f.G))
 	if st.Scatter {
 		return s.calls(t, st, collCall{op: netmodel.ReduceScatter, group: src, bytes: bytes, times: 1, tag: collectiveTag(st, 0)})
 	}

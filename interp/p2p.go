@@ -86,6 +86,11 @@ func (t *task) sendReady() Time { return max(t.sim.now, t.cpuFree, t.sendFree) }
 // pending (a rendezvous waits for the receiver); an eager send is complete
 // once t's CPU is free again.
 func (s *Sim) send(t *task, dst int32, bytes int64, tag int32, counted bool, mode reqMode, stmt stmtRef) (pending bool) {
+	// Statements never send negative sizes (ir.Size.Bytes); a collective's
+	// arithmetic on huge ones may wrap around.
+	if uint64(bytes) > uint64(s.maxBytes) {
+		timeOverflow(s.span(stmt), fmt.Sprintf("a message of %d bytes", bytes))
+	}
 	link := s.link(t.id, dst)
 	m := message{src: t.id, dst: dst, tag: tag, bytes: bytes, counted: counted, stmt: stmt}
 	var cpu Time

@@ -94,6 +94,8 @@ type Sim struct {
 	now   Time
 	nev   int64 // events processed
 
+	maxBytes int64 // the largest message whose costs stay within netmodel.MaxTime
+
 	msgs     slab[message]
 	reqs     slab[recvReq]
 	stmts    []ir.Stmt // by ID
@@ -128,6 +130,11 @@ func New(p *ir.Program, opts Options) (*Sim, error) {
 	if opts.NumTasks > maxID {
 		return nil, fmt.Errorf("at most %d tasks", maxID)
 	}
+	// Validation bounds the platform's times, which keeps every sum of a
+	// clock reading and costs within int64 (see netmodel.MaxTime).
+	if err := opts.Platform.Validate(); err != nil {
+		return nil, err
+	}
 	m := &opts.Platform.Machine
 	g, err := p.Configure(ir.Config{NumTasks: opts.NumTasks, Args: opts.Args, Seed: opts.Seed, IntSize: m.IntSize, PageSize: m.PageSize})
 	if err != nil {
@@ -135,6 +142,10 @@ func New(p *ir.Program, opts Options) (*Sim, error) {
 	}
 	code, stmts := compile(p)
 	s := &Sim{prog: p, code: code, stmts: stmts, opts: opts, g: g, plat: opts.Platform, agree: map[agreeKey]*agreement{}}
+	s.maxBytes = s.plat.Network.MaxBytes()
+	if s.plat.Intra != nil {
+		s.maxBytes = min(s.maxBytes, s.plat.Intra.MaxBytes())
+	}
 	s.patterns.init(p)
 	if opts.Timeline {
 		s.tl = newTimeline(int(opts.NumTasks))
@@ -193,6 +204,10 @@ func (s *Sim) run() {
 		}
 		s.budget--
 		at, e := s.q.pop()
+		if at > netmodel.MaxTime {
+			s.clockOverflow(e)
+			return
+		}
 		s.now = at
 		s.nev++
 		switch id := e.id(); e.kind() {
@@ -263,6 +278,37 @@ func (s *Sim) step(t *task) {
 		s.problem(Problem{Kind: "runtime", Task: int64(t.id), Span: sp, Msg: fmt.Sprintf("task %d: %s", t.id, msg)})
 		s.fatal = true
 	}
+}
+
+// maxTimeText describes netmodel.MaxTime in errors.
+const maxTimeText = "2^61 ps (about 26.7 days), the longest a simulation can run"
+
+// timeOverflow stops the run at sp, where what would take simulated time
+// past netmodel.MaxTime: beyond it the clock could overflow.
+func timeOverflow(sp lang.Span, what string) {
+	panic(&ir.RuntimeError{Span: sp, Msg: "simulated time overflows: " + what + " takes the clock past " + maxTimeText})
+}
+
+// clockOverflow stops the run at event e, which is due past
+// netmodel.MaxTime, naming the statement that scheduled it.
+func (s *Sim) clockOverflow(e event) {
+	var t *task
+	var st stmtRef = noStmt
+	if e.kind() == evResume {
+		t = &s.tasks[e.id()]
+		switch {
+		case t.act != nil && t.act != doneActivity:
+			st = ref(t.act.stmt)
+		case t.pc < int32(len(s.code)):
+			st = ref(s.code[t.pc].stmt)
+		}
+	} else {
+		m := s.msgs.at(e.id())
+		t, st = &s.tasks[m.src], m.stmt
+	}
+	s.problem(Problem{Kind: "runtime", Task: int64(t.id), Span: s.span(st),
+		Msg: fmt.Sprintf("task %d: simulated time overflows: the run goes past %s", t.id, maxTimeText)})
+	s.fatal = true
 }
 
 // maxProblemsPerKind bounds the problems kept of each kind: a mistake

@@ -3,6 +3,7 @@ package interp
 import (
 	"fmt"
 	"math"
+	"math/bits"
 	"strconv"
 	"strings"
 
@@ -383,17 +384,17 @@ func (t *task) simple(st ir.Stmt) bool {
 		if s.opts.Observer != nil {
 			s.observeBusy(t, d, -1, st.Sleep)
 		}
-		return t.busy(d)
+		return t.busy(d, st)
 	case *ir.Work:
 		if !st.Tasks.Contains(f, t.Task, -1) {
 			return true
 		}
-		flops := st.Flops.Int(f)
+		flops := ir.Count(st.Flops, f)
 		d := s.plat.Machine.Work(int64(t.id), s.g.NumTasks, flops, st.Memory.Bytes(f))
 		if s.opts.Observer != nil {
 			s.observeBusy(t, d, flops, false)
 		}
-		return t.busy(d)
+		return t.busy(d, st)
 	case *ir.Touch:
 		if !st.Tasks.Contains(f, t.Task, -1) {
 			return true
@@ -402,7 +403,7 @@ func (t *task) simple(st ir.Stmt) bool {
 		if s.opts.Observer != nil {
 			s.observeBusy(t, d, -1, false)
 		}
-		return t.busy(d)
+		return t.busy(d, st)
 	case *ir.TouchBuffer, *ir.Assign:
 		// Buffers are not modelled; processor reassignment is handled by
 		// the mapping functions (see assign.go).
@@ -453,9 +454,10 @@ func (t *task) current() stmtRef {
 	return ref(t.sim.code[t.pc].stmt)
 }
 
-// busy occupies the CPU for d; the statement is done when the task resumes.
-func (t *task) busy(d Time) bool {
-	if t.busyFor(d) {
+// busy occupies the CPU for d for statement st; st is done when the task
+// resumes.
+func (t *task) busy(d Time, st ir.Stmt) bool {
+	if t.busyFor(d, st) {
 		t.act = doneActivity
 		return false
 	}
@@ -463,14 +465,15 @@ func (t *task) busy(d Time) bool {
 }
 
 // touchBytes is the memory traffic of a TOUCHES statement: every touch
-// reads and writes one item.
+// reads and writes one item. Traffic beyond int64 is MaxInt64, whose cost
+// overflows simulated time.
 func touchBytes(st *ir.Touch, f *ir.Frame) int64 {
 	region := st.Region.Bytes(f)
 	word := int64(4)
 	var n int64
 	if st.Count != nil {
 		word = ir.UnitBytes(st.CountType, f.G)
-		n = st.Count.Int(f)
+		n = ir.Count(st.Count, f)
 	} else {
 		stride := int64(1)
 		if st.Stride == lang.StrideExplicit {
@@ -479,9 +482,17 @@ func touchBytes(st *ir.Touch, f *ir.Frame) int64 {
 		n = region / word / stride
 	}
 	if st.Repeat != nil {
-		n *= st.Repeat.Int(f)
+		n = satMul(n, ir.Count(st.Repeat, f))
 	}
-	return 2 * n * word
+	return satMul(satMul(2, n), word)
+}
+
+// satMul is a*b for a, b >= 0, or MaxInt64 if that overflows.
+func satMul(a, b int64) int64 {
+	if hi, lo := bits.Mul64(uint64(a), uint64(b)); hi != 0 || lo > math.MaxInt64 {
+		return math.MaxInt64
+	}
+	return a * b
 }
 
 func (t *task) counterOp(st *ir.Counters) {

@@ -1,6 +1,8 @@
 package interp
 
 import (
+	"fmt"
+
 	"github.com/parley-hpc/parley/ir"
 	"github.com/parley-hpc/parley/netmodel"
 )
@@ -81,9 +83,16 @@ func (t *task) timedNext(tm *ir.Timed) (next, ok bool) {
 	}
 }
 
-// usecs evaluates an amount of a time unit as a duration.
+// usecs evaluates an amount of a time unit as a duration. A negative
+// amount is an error (see ir.Duration); one past netmodel.MaxTime overflows
+// simulated time.
 func usecs(e ir.Expr, u interface{ Micros() int64 }, f *ir.Frame) Time {
-	return Time(e.Int(f)) * Time(u.Micros()) * Microsecond
+	n := ir.Duration(e, f)
+	unit := Time(u.Micros()) * Microsecond
+	if n > int64(netmodel.MaxTime/unit) {
+		timeOverflow(e.Span(), fmt.Sprintf("a duration of %d times %v", n, unit))
+	}
+	return Time(n) * unit
 }
 
 // barrierAll is the synchronization of AND A SYNCHRONIZATION: a barrier

@@ -3,6 +3,7 @@ package ir
 import (
 	"fmt"
 	"hash/fnv"
+	"math"
 
 	"github.com/parley-hpc/parley/lang"
 )
@@ -856,22 +857,54 @@ func (b *builder) columns(it *lang.LogItem, s *scope) []*LogColumn {
 }
 
 // Bytes evaluates a size in bytes: BITS round up to whole bytes, INTEGER
-// and PAGE take the machine's sizes.
+// and PAGE take the machine's sizes. A negative size, or one beyond int64,
+// is a run-time error at the amount's position.
 func (sz *Size) Bytes(f *Frame) int64 {
 	if sz == nil {
 		return 0
 	}
-	n := int64(1)
-	if sz.Amount != nil {
-		n = sz.Amount.Int(f)
+	if sz.Amount == nil {
+		return UnitBytes(sz.Unit, f.G) // one unit; one BIT is one byte
 	}
+	n := sz.Amount.Int(f)
 	if sz.Unit == lang.Bits {
+		n = SizeBytes(sz.Amount.Span(), n, 1)
 		if n%8 != 0 {
 			return n/8 + 1
 		}
 		return n / 8
 	}
-	return n * UnitBytes(sz.Unit, f.G)
+	return SizeBytes(sz.Amount.Span(), n, UnitBytes(sz.Unit, f.G))
+}
+
+// Count evaluates a number of things a statement asks for (messages,
+// operations, touches, repetitions of touches). None can be negative: that
+// is a run-time error at e's position, not a silent zero.
+func Count(e Expr, f *Frame) int64 { return nonNegative(e, f, "count") }
+
+// Duration evaluates an amount of time in a statement's unit (COMPUTES
+// FOR, SLEEPS FOR, a timed loop), which cannot be negative either.
+func Duration(e Expr, f *Frame) int64 { return nonNegative(e, f, "duration") }
+
+func nonNegative(e Expr, f *Frame, what string) int64 {
+	n := e.Int(f)
+	if n < 0 {
+		fail(e.Span(), "a %s cannot be negative (%d)", what, n)
+	}
+	return n
+}
+
+// SizeBytes is n units of unit bytes each, for sizes the program computes:
+// a negative n, or a product beyond int64, is a run-time error at sp
+// rather than a size that wraps around.
+func SizeBytes(sp lang.Span, n, unit int64) int64 {
+	if n < 0 {
+		fail(sp, "a size cannot be negative (%d)", n)
+	}
+	if unit > 0 && n > math.MaxInt64/unit {
+		fail(sp, "a size of %d units of %d bytes does not fit in 64 bits", n, unit)
+	}
+	return n * unit
 }
 
 // UnitBytes is the number of bytes in one unit; for BITS it is 1 and the

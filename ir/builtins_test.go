@@ -1,6 +1,9 @@
 package ir_test
 
 import (
+	"fmt"
+	"math"
+	"strings"
 	"testing"
 
 	"github.com/parley-hpc/parley/ir"
@@ -204,5 +207,48 @@ func TestFileData(t *testing.T) {
 		if err != nil || got != tt.want {
 			t.Errorf("FILE_DATA(%s) = %d, %v; want %d", tt.args, got, err, tt.want)
 		}
+	}
+}
+
+// TestFileDataLongField: a 200,000-digit field took quadratic time (every
+// prefix was tried as a number); it must read as the number it is, and a
+// number beyond float64's range as an infinity, as strtod reads it.
+func TestFileDataLongField(t *testing.T) {
+	path := t.TempDir() + "/long.dat"
+	ones := strings.Repeat("1", 199998)
+	if err := writeFile(path, "3."+ones+" 3."+ones+"junk -"+strings.Repeat("9", 200000)+" 2\n"); err != nil {
+		t.Fatal(err)
+	}
+	for col, want := range map[int]float64{1: 28.0 / 9, 2: 28.0 / 9, 3: math.Inf(-1), 4: 2} {
+		e, f := outputExpr(t, fmt.Sprintf(`STATIC_FILE_DATA("%s", %d)`, path, col), 1)
+		if got, err := ir.EvalFloat(e, f); err != nil || got != want {
+			t.Errorf("column %d = %g, %v; want %g", col, got, err, want)
+		}
+	}
+}
+
+// TestFileDataWideRow reads every column of a 50,000-column row, which
+// split the row once per column (quadratic time) before rows were cached.
+func TestFileDataWideRow(t *testing.T) {
+	path := t.TempDir() + "/wide.dat"
+	const n = 50000
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "%d ", i)
+	}
+	if err := writeFile(path, "header\n"+b.String()+"\n"); err != nil {
+		t.Fatal(err)
+	}
+	var c ir.FileCache
+	sum := 0.0
+	for col := int64(1); col <= n; col++ {
+		v, err := c.Cell(path, col, -1, "", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum += v
+	}
+	if want := float64(n * (n - 1) / 2); sum != want {
+		t.Errorf("the columns add up to %g, want %g", sum, want)
 	}
 }

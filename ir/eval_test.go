@@ -217,6 +217,8 @@ func TestRuntimeErrors(t *testing.T) {
 		{"MESH_NEIGHBOR((num_tasks-8), 0, (1))", "zero dimension"},
 		{"RANDOM_UNIFORM(num_tasks, 1)", "upper bound"},
 		{"PROCESSOR_OF(num_tasks)", "only 8 tasks"},
+		// Every draw is at least 2**63: once an endless loop.
+		{"RANDOM_PARETO(1, 9223372036854775807 + num_tasks * 0)", "lower its bounds"},
 	}
 	for _, tt := range tests {
 		e, f := outputExpr(t, tt.expr, 8)

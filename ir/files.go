@@ -14,6 +14,16 @@ import (
 type FileCache struct {
 	mu    sync.Mutex
 	files map[string][]string // file name -> lines
+	last  splitRow            // the row split last
+}
+
+// splitRow is a row split into fields. A program that reads every column of
+// a long row would otherwise split it once per column: quadratic time.
+type splitRow struct {
+	file    string
+	row     int64
+	colSeps string
+	fields  []string
 }
 
 func (g *Globals) files() *FileCache {
@@ -51,7 +61,7 @@ func (c *FileCache) Cell(file string, col, row int64, colSeps, rowSeps string) (
 	if r < 0 || r >= int64(len(lines)) {
 		return 0, fmt.Errorf("%s has %d rows; row %d does not exist", file, len(lines), row)
 	}
-	fields := strings.FieldsFunc(lines[r], func(ch rune) bool { return strings.ContainsRune(colSeps, ch) })
+	fields := c.fields(file, r, lines[r], colSeps)
 	k := col - 1
 	if col < 0 {
 		k = int64(len(fields)) + col
@@ -60,6 +70,16 @@ func (c *FileCache) Cell(file string, col, row int64, colSeps, rowSeps string) (
 		return 0, fmt.Errorf("row %d of %s has %d columns; column %d does not exist", row, file, len(fields), col)
 	}
 	return leadingNumber(fields[k]), nil
+}
+
+// fields splits row r of file, or returns it split already.
+func (c *FileCache) fields(file string, r int64, line, colSeps string) []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if l := &c.last; l.fields == nil || l.file != file || l.row != r || l.colSeps != colSeps {
+		*l = splitRow{file, r, colSeps, strings.FieldsFunc(line, func(ch rune) bool { return strings.ContainsRune(colSeps, ch) })}
+	}
+	return c.last.fields
 }
 
 func (c *FileCache) lines(file string) ([]string, error) {
@@ -80,12 +100,120 @@ func (c *FileCache) lines(file string) ([]string, error) {
 	return l, nil
 }
 
-// leadingNumber parses the longest numeric prefix of s, like C's strtod.
+// leadingNumber parses the longest prefix of s that is a number in Go's
+// syntax (strconv.ParseFloat's), like C's strtod: 0 if there is none, and
+// an infinity when the number is beyond the range of float64. It takes
+// time linear in len(s).
 func leadingNumber(s string) float64 {
-	for end := len(s); end > 0; end-- {
-		if v, err := strconv.ParseFloat(s[:end], 64); err == nil {
-			return v
-		}
+	n := max(specialPrefix(s), numberPrefix(s, false), numberPrefix(s, true))
+	v, _ := strconv.ParseFloat(s[:n], 64) // an ErrRange comes with ±Inf
+	return v
+}
+
+// specialPrefix is the length of the longest prefix of s that is one of
+// ParseFloat's special values: [+-]inf, [+-]infinity or nan, in any case.
+func specialPrefix(s string) int {
+	sign := 0
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		sign = 1
+	}
+	switch rest := s[sign:]; {
+	case hasPrefixFold(rest, "infinity"):
+		return sign + 8
+	case hasPrefixFold(rest, "inf"):
+		return sign + 3
+	case sign == 0 && hasPrefixFold(rest, "nan"):
+		return 3
 	}
 	return 0
 }
+
+func hasPrefixFold(s, prefix string) bool {
+	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
+}
+
+// numberPrefix is the length of the longest prefix of s that ParseFloat
+// reads as a decimal number, or as a hexadecimal one (0x...p...) if hex,
+// found in one pass that follows ParseFloat's grammar: an optional sign,
+// digits with at most one point, an exponent (required in hexadecimal),
+// and underscores only between digits (or after the 0x).
+func numberPrefix(s string, hex bool) int {
+	i := 0
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		i++
+	}
+	var u underscores
+	if hex {
+		if len(s) < i+3 || s[i] != '0' || lower(s[i+1]) != 'x' {
+			return 0
+		}
+		i += 2
+		u.saw = '0' // the 0x counts as a digit before an underscore
+	}
+	isDigit := func(c byte) bool { return '0' <= c && c <= '9' || hex && 'a' <= lower(c) && lower(c) <= 'f' }
+	best := 0
+	dot, digits := false, false
+mantissa:
+	for ; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '.' && !dot:
+			dot = true
+		case c == '_' || isDigit(c):
+			digits = digits || c != '_'
+		default:
+			break mantissa
+		}
+		u.next(c, isDigit(c))
+		if !hex && digits && u.ok() {
+			best = i + 1
+		}
+	}
+	exp := byte('e')
+	if hex {
+		exp = 'p'
+	}
+	if !digits || i >= len(s) || lower(s[i]) != exp {
+		return best
+	}
+	u.next(s[i], false)
+	i++
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		u.next(s[i], false)
+		i++
+	}
+	if i >= len(s) || s[i] < '0' || s[i] > '9' {
+		return best
+	}
+	for ; i < len(s) && ('0' <= s[i] && s[i] <= '9' || s[i] == '_'); i++ {
+		u.next(s[i], s[i] != '_')
+		if u.ok() {
+			best = i + 1
+		}
+	}
+	return best
+}
+
+// underscores follows ParseFloat's rule for underscores as it reads a
+// number one byte at a time: each must come between digits.
+type underscores struct {
+	saw byte // '0' after a digit, '_' after an underscore, 0 otherwise
+	bad bool
+}
+
+func (u *underscores) next(c byte, digit bool) {
+	switch {
+	case digit:
+		u.saw = '0'
+	case c == '_':
+		u.bad = u.bad || u.saw != '0'
+		u.saw = '_'
+	default:
+		u.bad = u.bad || u.saw == '_'
+		u.saw = 0
+	}
+}
+
+func (u *underscores) ok() bool { return !u.bad && u.saw != '_' }
+
+func lower(c byte) byte { return c | 0x20 }

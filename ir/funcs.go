@@ -3,6 +3,7 @@ package ir
 import (
 	"math"
 	"math/bits"
+	"math/rand/v2"
 
 	"github.com/parley-hpc/parley/lang"
 )
@@ -10,6 +11,11 @@ import (
 // The built-in functions, with coNCePTuaL's semantics (its run-time
 // library's userfuncs.c is the reference). Topology functions are exported
 // for the frontends and the interpreter's collective algorithms.
+
+// maxParetoDraws bounds the draws of RANDOM_PARETO in integer context.
+// With bounds that keep even half of the draws in range, failing is less
+// likely than 2**-100.
+const maxParetoDraws = 100
 
 func callInt(c *Call, f *Frame) int64 {
 	a := c.Args
@@ -22,12 +28,17 @@ func callInt(c *Call, f *Frame) int64 {
 	case lang.FuncRandomGaussian:
 		return int64(gaussian(f, float64(a[0].Int(f)), float64(a[1].Int(f))))
 	case lang.FuncRandomPareto:
-		for {
-			v := math.Round(pareto(c, f, float64(a[0].Int(f)), float64(a[1].Int(f)), float64(a[2].Int(f))))
-			if v <= math.MaxInt64 {
+		// A draw too large for an integer is drawn again. Bounds that make
+		// nearly every draw too large are an error, not an endless loop.
+		var shape, low, high int64
+		for range maxParetoDraws {
+			shape, low, high = a[0].Int(f), a[1].Int(f), a[2].Int(f)
+			if v := math.Round(pareto(c, f, float64(shape), float64(low), float64(high))); v < 1<<63 {
 				return int64(v)
 			}
 		}
+		fail(c.sp, "RANDOM_PARETO(%d, %d, %d) drew %d values in a row too large for a 64-bit integer: lower its bounds",
+			shape, low, high, maxParetoDraws)
 	}
 	var buf [4]int64
 	args := buf[:0]
@@ -167,6 +178,14 @@ func callFloat(c *Call, f *Frame) float64 {
 		return gaussian(f, a[0].Float(f), a[1].Float(f))
 	case lang.FuncRandomPareto:
 		return pareto(c, f, a[0].Float(f), a[1].Float(f), a[2].Float(f))
+	case lang.FuncRandomPoisson:
+		// Checked before truncating toward zero, which would turn NaN and
+		// the infinities into MinInt64.
+		mean := a[0].Float(f)
+		if !(mean > -1 && mean <= maxPoissonMean) {
+			fail(c.sp, "RANDOM_POISSON(%g) is undefined: the mean must be from 0 to 2**62", mean)
+		}
+		return float64(poisson(c.sp, f, int64(mean)))
 	}
 	// The rest work on the truncated values in both contexts.
 	var buf [4]int64
@@ -178,13 +197,16 @@ func callFloat(c *Call, f *Frame) float64 {
 }
 
 // Root is ROOT(n, x): the largest r with r**n <= x. A negative n gives
-// 1/ROOT(-n, x) in integer arithmetic, as the coNCePTuaL manual says.
+// 1/ROOT(-n, x) in integer arithmetic, as the coNCePTuaL manual says;
+// ROOT(MinInt64, x), whose -n does not exist, is 1/ROOT(MaxInt64, x),
+// which has the value 1/ROOT(2**63, x) would. It takes at most a few
+// hundred steps whatever the arguments.
 func Root(sp lang.Span, n, x int64) int64 {
 	if n == 0 || x < 0 {
 		fail(sp, "ROOT(%d, %d) is undefined", n, x)
 	}
 	if n < 0 {
-		r := Root(sp, -n, x)
+		r := Root(sp, -max(n, -math.MaxInt64), x)
 		if r == 0 {
 			fail(sp, "ROOT(%d, %d) divides by zero", n, x)
 		}
@@ -193,17 +215,38 @@ func Root(sp lang.Span, n, x int64) int64 {
 	if x <= 1 || n == 1 {
 		return x
 	}
+	if n >= 63 {
+		return 1 // 2**n > MaxInt64 >= x
+	}
+	// lo**n <= x < hi**n, with hi**n >= 2**64. The floating-point estimate
+	// is usually within one of the root, so the first two probes settle
+	// it; the bisection that follows guarantees an exact answer in at most
+	// 32 more.
+	lo, hi := int64(1), int64(1)<<(63/n+1)
 	r := int64(math.Pow(float64(x), 1/float64(n)))
-	for r > 0 && !powAtMost(r, n, x) {
-		r--
+	for _, c := range [2]int64{r, r + 1} {
+		if c > lo && c < hi {
+			if powAtMost(c, n, x) {
+				lo = c
+			} else {
+				hi = c
+			}
+		}
 	}
-	for powAtMost(r+1, n, x) {
-		r++
+	for hi-lo > 1 {
+		mid := lo + (hi-lo)/2
+		if powAtMost(mid, n, x) {
+			lo = mid
+		} else {
+			hi = mid
+		}
 	}
-	return r
+	return lo
 }
 
-// powAtMost reports whether b**n <= x, for b, x >= 0, without overflow.
+// powAtMost reports whether b**n <= x, for b >= 2, x >= 0 and n >= 1,
+// without overflow: it stops as soon as the power passes x, within 64
+// multiplications.
 func powAtMost(b, n, x int64) bool {
 	p := uint64(1)
 	for range n {
@@ -272,23 +315,15 @@ func TreeChild(sp lang.Span, task, child, arity int64) int64 {
 	return task*arity + child + 1
 }
 
-// knomialDigits is the number of base-k digits needed for n.
-func knomialDigits(k, n int64) int64 {
-	digits, pow := int64(1), k
-	for pow-1 < n {
-		digits++
-		pow *= k
+// knomialTop returns the highest nonzero base-k digit of x > 0 and its
+// place value, a power of k no larger than x: never an overflow, and at
+// most 63 steps.
+func knomialTop(k, x int64) (digit, place int64) {
+	place = 1
+	for x/place >= k {
+		place *= k
 	}
-	return digits
-}
-
-func knomialDigit(k, x, d int64) int64 {
-	return (x / ipow(lang.Span{}, k, d)) % k
-}
-
-func knomialSetDigit(k, x, d, v int64) int64 {
-	p := ipow(lang.Span{}, k, d)
-	return x - knomialDigit(k, x, d)*p + v*p
+	return x / place, place
 }
 
 func checkKnomial(sp lang.Span, k int64) {
@@ -297,56 +332,63 @@ func checkKnomial(sp lang.Span, k int64) {
 	}
 }
 
-// KnomialParent is KNOMIAL_PARENT(task, k, tasks): -1 for the root.
+// KnomialParent is KNOMIAL_PARENT(task, k, tasks): task with its highest
+// nonzero base-k digit cleared, -1 for the root.
 func KnomialParent(sp lang.Span, task, k, n int64) int64 {
 	checkKnomial(sp, k)
 	if task <= 0 || task >= n {
 		return -1
 	}
-	for d := knomialDigits(k, n-1) - 1; d >= 0; d-- {
-		if knomialDigit(k, task, d) != 0 {
-			return knomialSetDigit(k, task, d, 0)
-		}
-	}
-	return -1
+	digit, place := knomialTop(k, task)
+	return task - digit*place
 }
 
-// knomialChildren lists a task's children in the order it sends to them.
-func knomialChildren(sp lang.Span, task, k, n int64) []int64 {
+// knomialWalk counts task's children and finds the one at index child
+// (-1 if there is none). The children, in the order task sends to them,
+// are task + v*k**d below n for v = 1, ..., k-1, taking the digits d above
+// task's highest nonzero one from the lowest up. Each digit's children are
+// counted at once, so the walk takes at most 63 steps however large k and
+// n are, and no product exceeds n-1.
+func knomialWalk(sp lang.Span, task, child, k, n int64) (count, c int64) {
 	checkKnomial(sp, k)
 	if task < 0 || task >= n {
-		return nil
+		return 0, -1
 	}
-	var gen []int64
-	for d := knomialDigits(k, n-1) - 1; d >= 0; d-- {
-		if knomialDigit(k, task, d) != 0 {
-			break
+	c = -1
+	place := int64(1)
+	if task > 0 {
+		if _, place = knomialTop(k, task); place > (n-1)/k {
+			return 0, -1 // the next digit up is beyond n-1
 		}
-		for v := k - 1; v >= 1; v-- {
-			if c := knomialSetDigit(k, task, d, v); c < n {
-				gen = append(gen, c)
-			}
+		place *= k
+	}
+	for {
+		run := min(k-1, (n-1-task)/place)
+		if run == 0 {
+			return count, c
 		}
+		if child >= count && child-count < run {
+			c = task + (child-count+1)*place
+		}
+		count += run
+		if place > (n-1)/k {
+			return count, c
+		}
+		place *= k
 	}
-	for i, j := 0, len(gen)-1; i < j; i, j = i+1, j-1 {
-		gen[i], gen[j] = gen[j], gen[i]
-	}
-	return gen
 }
 
 // KnomialChildren is KNOMIAL_CHILDREN(task, k, tasks).
 func KnomialChildren(sp lang.Span, task, k, n int64) int64 {
-	return int64(len(knomialChildren(sp, task, k, n)))
+	count, _ := knomialWalk(sp, task, -1, k, n)
+	return count
 }
 
 // KnomialChild is KNOMIAL_CHILD(task, child, k, tasks): -1 if there is no
 // such child.
 func KnomialChild(sp lang.Span, task, child, k, n int64) int64 {
-	cs := knomialChildren(sp, task, k, n)
-	if child < 0 || child >= int64(len(cs)) {
-		return -1
-	}
-	return cs[child]
+	_, c := knomialWalk(sp, task, child, k, n)
+	return c
 }
 
 func meshCoords(sp lang.Span, dims [3]int64, task int64) (c [3]int64, ok bool) {
@@ -434,18 +476,89 @@ func gaussian(f *Frame, mean, stddev float64) float64 {
 	return f.Rand().NormFloat64()*stddev + mean
 }
 
+// RANDOM_POISSON's bounds and methods.
+const (
+	// ptrsMean is the smallest mean drawn by transformed rejection. Below
+	// it uniforms are multiplied until their product falls under
+	// exp(-mean), the method (and so the stream of values) RANDOM_POISSON
+	// has always used there; it takes about mean draws, and exp(-mean)
+	// underflows to 0 from a mean of 746 on.
+	ptrsMean = 10
+	// maxPoissonMean bounds the mean: the draws must fit in an int64.
+	maxPoissonMean = 1 << 62
+)
+
 func poisson(sp lang.Span, f *Frame, mean int64) int64 {
-	if mean < 0 {
-		fail(sp, "RANDOM_POISSON(%d) is undefined", mean)
+	if mean < 0 || mean > maxPoissonMean {
+		fail(sp, "RANDOM_POISSON(%d) is undefined: the mean must be from 0 to 2**62", mean)
+	}
+	r := f.Rand()
+	if mean >= ptrsMean {
+		return poissonPTRS(r, float64(mean))
 	}
 	limit := math.Exp(-float64(mean))
-	r := f.Rand().Float64()
+	x := r.Float64()
 	n := int64(0)
-	for r >= limit {
+	for x >= limit {
 		n++
-		r *= f.Rand().Float64()
+		x *= r.Float64()
 	}
 	return n
+}
+
+// poissonPTRS draws from a Poisson distribution of mean mu >= 10 by
+// Hörmann's transformed rejection with squeeze (PTRS: W. Hörmann, "The
+// transformed rejection method for generating Poisson random variables",
+// Insurance: Mathematics and Economics 12, 1993), which takes 1.2 pairs
+// of uniforms on average whatever the mean. Every operation is one that
+// rt_math.h reproduces bit for bit (Log and Log1p are ported there), so
+// compiled programs draw the same values.
+func poissonPTRS(r *rand.Rand, mu float64) int64 {
+	smu := math.Sqrt(mu)
+	logMu := math.Log(mu)
+	b := 0.931 + 2.53*smu
+	a := -0.059 + 0.02483*b
+	logInvAlpha := math.Log(1.1239 + 1.1328/(b-3.4))
+	vr := 0.9277 - 3.6224/(b-2)
+	for {
+		u := r.Float64() - 0.5
+		v := r.Float64()
+		us := 0.5 - math.Abs(u)
+		k := math.Floor((2*a/us+b)*u + mu + 0.43)
+		if us >= 0.07 && v <= vr {
+			return int64(k)
+		}
+		// The test also rejects the infinite k of us = 0.
+		if !(k >= 0 && k < 1<<63) || us < 0.013 && v > us {
+			continue
+		}
+		if math.Log(v)+logInvAlpha-math.Log(a/(us*us)+b) <= poissonLogPMF(k, mu, logMu) {
+			return int64(k)
+		}
+	}
+}
+
+// logFactorials are log(k!) for k < len(logFactorials).
+var logFactorials = [...]float64{
+	0, 0, 0.69314718055994530942, 1.7917594692280550008, 3.1780538303479456196,
+	4.7874917427820459942, 6.5792512120101009951, 8.5251613610654143002,
+	10.604602902745250228, 12.801827480081469611,
+}
+
+// poissonLogPMF is log(mu**k * exp(-mu) / k!) for an integer k >= 0. For
+// larger k it uses Stirling's series for log(k!), rearranged so that the
+// terms of order mu cancel exactly: with x = k+1 and d = x-mu, it is
+// d - (x-1/2) log1p(d/mu) - log(mu)/2 - log(2 pi)/2 - series(x), which
+// keeps its accuracy for means up to 2**62.
+func poissonLogPMF(k, mu, logMu float64) float64 {
+	if k < float64(len(logFactorials)) {
+		return -mu + k*logMu - logFactorials[int(k)]
+	}
+	x := k + 1
+	x2 := 1 / (x * x)
+	series := (0.083333333333333333333 - x2*(0.0027777777777777777778-x2*(0.00079365079365079365079-x2*0.00059523809523809523810))) / x
+	d := x - mu
+	return d - (x-0.5)*math.Log1p(d/mu) - 0.5*logMu - 0.91893853320467274178 - series
 }
 
 // pareto draws from a Pareto distribution (low == high) or a bounded one.

@@ -1,5 +1,10 @@
 package netmodel
 
+import (
+	"math"
+	"math/bits"
+)
+
 // The LogGOPS costs of one message of n bytes, following LogGOPSim: the
 // sender's CPU is busy o + (n-1)O and its NIC g + (n-1)G; the first byte
 // arrives L after the sender's o; the receiver's CPU is busy
@@ -50,4 +55,16 @@ func (p *LogGP) OneWay(n int64) Duration {
 // and the wire's (n-1)G. A rendezvous charges them when the data moves.
 func (p *LogGP) DataCosts(n int64) (cpu, wire Duration) {
 	return p.ByteOverhead.Times(rest(n)), p.ByteGap.Times(rest(n))
+}
+
+// MaxBytes is the size of the largest message whose per-byte costs, (n-1)G
+// and (n-1)O, stay within MaxTime.
+func (p *LogGP) MaxBytes() int64 {
+	per := uint64(max(p.ByteGap, p.ByteOverhead))
+	hi, lo := bits.Mul64(uint64(MaxTime), 1000) // fs
+	if hi >= per {
+		return math.MaxInt64 // no int64 size costs that much
+	}
+	q, _ := bits.Div64(hi, lo, per)
+	return int64(min(q, math.MaxInt64-1)) + 1
 }

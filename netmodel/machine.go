@@ -25,10 +25,13 @@ func (m Mapping) String() string {
 }
 
 // NodeCount returns the number of nodes numTasks tasks occupy:
-// numTasks / TasksPerNode, rounded up.
+// numTasks / TasksPerNode, rounded up (without overflow, however large
+// TasksPerNode is).
 func (m *Machine) NodeCount(numTasks int64) int64 {
-	tpn := int64(m.TasksPerNode)
-	return (numTasks + tpn - 1) / tpn
+	if numTasks <= 0 {
+		return 0
+	}
+	return (numTasks-1)/int64(m.TasksPerNode) + 1
 }
 
 // NodeOf returns the node that task runs on: task / TasksPerNode under the

@@ -220,6 +220,14 @@ func validateLink(path string, l *LogGP) error {
 			return fieldError(path+"."+f.key, errors.New("must not be negative"))
 		}
 	}
+	for _, f := range []struct {
+		key   string
+		value Duration
+	}{{"L", l.Latency}, {"o", l.Overhead}, {"g", l.Gap}} {
+		if f.value > MaxTime {
+			return fieldError(path+"."+f.key, fmt.Errorf("%v is beyond the longest time a simulation can reach (%v)", f.value, MaxTime))
+		}
+	}
 	return nil
 }
 

@@ -132,6 +132,7 @@ func TestParseErrors(t *testing.T) {
 		{`model = "loggp"`, `model = "logp"`, "network.model", `"logp" is not a network model`},
 		{`model = "loggp"`, `Model = "loggp"`, "network.model", "missing"},
 		{`o = "250ns"`, `o = "-1us"`, "network.o", "is negative"},
+		{`L = "1.5us"`, `L = "3000000s"`, "network.L", "beyond the longest time a simulation can reach"},
 		{`g = "0.1us"`, `g = true`, "network.g", "must be a string with a unit"},
 		{`G = "12.5GB/s"`, `G = "12.5GB"`, "network.G", "is not a bandwidth or time per byte"},
 		{`O = "10ps/B"`, `O = "fast"`, "network.O", "is not a bandwidth or time per byte"},

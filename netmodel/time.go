@@ -19,6 +19,14 @@ const (
 	Second               = 1000 * Millisecond
 )
 
+// MaxTime is the latest simulated time a run may reach: 2^61 ps, about
+// 26.7 days. It is a quarter of the int64 range, so that a clock reading
+// below it plus two costs that are each below it too (a message's o and
+// (n-1)O, say; see LogGP.MaxBytes and the checks of Platform.Validate)
+// cannot overflow: a simulator need only compare each cost it computes
+// from the program's quantities, and the clock, with MaxTime.
+const MaxTime Duration = 1 << 61
+
 // Micros returns the duration in microseconds.
 func (d Duration) Micros() float64 { return float64(d) / float64(Microsecond) }
 
@@ -56,16 +64,24 @@ func (d Duration) String() string {
 // bandwidth. 12.5 GB/s is 80,000 fs/B.
 type PerByte int64
 
-// Times returns the cost of n bytes, rounded to the nearest picosecond.
+// Times returns the cost of n bytes, rounded to the nearest picosecond,
+// or MaxInt64 if that does not fit in a Duration.
 func (p PerByte) Times(n int64) Duration {
-	if n <= 0 || p == 0 {
+	if n <= 0 || p <= 0 {
 		return 0
 	}
 	hi, lo := bits.Mul64(uint64(n), uint64(p))
-	if hi != 0 || lo > math.MaxInt64-500 {
+	if hi == 0 && lo <= math.MaxInt64-500 {
+		return Duration((lo + 500) / 1000)
+	}
+	// Past 2^63 fs (about 2.6 hours) the femtoseconds need 128 bits.
+	lo, carry := bits.Add64(lo, 500, 0)
+	hi += carry
+	if hi >= 1000 {
 		return math.MaxInt64
 	}
-	return Duration((lo + 500) / 1000)
+	q, _ := bits.Div64(hi, lo, 1000)
+	return Duration(min(q, math.MaxInt64))
 }
 
 // Bandwidth returns the bandwidth in bytes per second (0 for an infinite

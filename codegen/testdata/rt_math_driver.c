@@ -67,6 +67,9 @@ static void run(const char *op) {
 	else if (!strcmp(op, "cbrt")) out_i(pr_cbrt(I(1), POS));
 	else if (!strcmp(op, "sqrt")) out_i(pr_sqrt(I(1), POS));
 	else if (!strcmp(op, "root")) out_i(pr_root(I(1), I(2), POS));
+	else if (!strcmp(op, "count")) out_i(pr_count(I(1), POS));
+	else if (!strcmp(op, "size")) out_i(pr_size(I(1), I(2), POS));
+	else if (!strcmp(op, "usecs")) out_f(pr_usecs(I(1), I(2), POS));
 	else if (!strcmp(op, "log10")) out_i(pr_log10(I(1), POS));
 	else if (!strcmp(op, "factor10")) out_i(pr_factor10(I(1)));
 	else if (!strcmp(op, "tree_parent")) out_i(pr_tree_parent(I(1), I(2), POS));
@@ -106,6 +109,7 @@ static void run(const char *op) {
 	else if (!strcmp(op, "go_exp")) out_f(pr_go_exp(F(1)));
 	else if (!strcmp(op, "go_log")) out_f(pr_go_log(F(1)));
 	else if (!strcmp(op, "go_log10")) out_f(pr_go_log10(F(1)));
+	else if (!strcmp(op, "go_log1p")) out_f(pr_go_log1p(F(1)));
 	else if (!strcmp(op, "go_cbrt")) out_f(pr_go_cbrt(F(1)));
 	else if (!strcmp(op, "go_pow")) out_f(pr_go_pow(F(1), F(2)));
 	else if (!strcmp(op, "fabs")) out_f(fabs(F(1)));
@@ -131,6 +135,7 @@ static void run(const char *op) {
 			else if (!strcmp(op, "rand_gaussian_int")) out_i(pr_random_gaussian_int(&rng, I(5), I(6)));
 			else if (!strcmp(op, "rand_gaussian_float")) out_f(pr_random_gaussian_float(&rng, F(5), F(6)));
 			else if (!strcmp(op, "rand_poisson")) out_i(pr_random_poisson(&rng, I(5), POS));
+			else if (!strcmp(op, "rand_fpoisson")) out_f(pr_frandom_poisson(&rng, F(5), POS));
 			else if (!strcmp(op, "rand_pareto_int")) out_i(pr_random_pareto_int(&rng, I(5), I(6), I(7), POS));
 			else if (!strcmp(op, "rand_pareto_float")) out_f(pr_random_pareto_float(&rng, F(5), F(6), F(7), POS));
 			else printf("unknown %s\n", op);
