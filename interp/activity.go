@@ -322,7 +322,7 @@ func (t *task) busyFor(d Time, st ir.Stmt) bool {
 	t.compute += d
 	t.cpuFree = t.sim.now + d
 	if t.sim.tl != nil {
-		t.sim.record(t, spanCompute, t.sim.now, t.cpuFree, t.current())
+		t.sim.record(t, spanCompute, t.sim.now, t.cpuFree, ref(st))
 	}
 	t.sim.resumeAt(t, t.cpuFree)
 	return true

@@ -445,15 +445,6 @@ func (t *task) simple(st ir.Stmt) bool {
 	return true
 }
 
-// current is the statement t is executing: its activity's, else its
-// instruction's.
-func (t *task) current() stmtRef {
-	if t.act != nil && t.act != doneActivity {
-		return ref(t.act.stmt)
-	}
-	return ref(t.sim.code[t.pc].stmt)
-}
-
 // busy occupies the CPU for d for statement st; st is done when the task
 // resumes.
 func (t *task) busy(d Time, st ir.Stmt) bool {
