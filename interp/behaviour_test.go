@@ -168,6 +168,23 @@ TASK 1 RECEIVES A 10 BYTE MESSAGE USING TAG 3 FROM TASK 0`, 2, "deadlock")
 	}
 }
 
+// TestBusyReceiverEventsLinear: messages reaching a busy task wait in line
+// for its CPU, each handled once it is free, so the events of a run grow
+// with the number of messages, not its square. The rendezvous variant
+// queues the clear-to-sends at a busy sender the same way.
+func TestBusyReceiverEventsLinear(t *testing.T) {
+	const n = 10000
+	for _, size := range []string{"8", "1M"} {
+		res, _ := runOK(t, `
+TASK 1 SLEEPS FOR 1 SECOND THEN
+TASK 0 ASYNCHRONOUSLY SENDS `+strconv.Itoa(n)+` `+size+` BYTE MESSAGES TO TASK 1 WHO RECEIVES THEM ASYNCHRONOUSLY THEN
+ALL TASKS AWAIT COMPLETION`, 2, platform(t, ""))
+		if res.Events > 10*n {
+			t.Errorf("%s-byte messages: %d events for %d messages", size, res.Events, n)
+		}
+	}
+}
+
 func TestOutputsAndRandomSeed(t *testing.T) {
 	src := `
 LET r BE A RANDOM TASK WHILE
