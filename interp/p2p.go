@@ -51,6 +51,9 @@ func (s *Sim) tooMany(what string, stmt stmtRef) {
 
 // newReq posts r's data in the slab and returns its index.
 func (s *Sim) newReq(r recvReq) int32 {
+	if s.reqs.full() {
+		s.checkGrowth(r.stmt)
+	}
 	id, ok := s.reqs.alloc()
 	if !ok {
 		s.tooMany("receives", r.stmt)
@@ -60,6 +63,9 @@ func (s *Sim) newReq(r recvReq) int32 {
 }
 
 func (s *Sim) newMsg(m message) int32 {
+	if s.msgs.full() {
+		s.checkGrowth(m.stmt)
+	}
 	id, ok := s.msgs.alloc()
 	if !ok {
 		s.tooMany("messages", m.stmt)

@@ -8,6 +8,7 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/parley-hpc/parley/internal/memlimit"
 	"github.com/parley-hpc/parley/ir"
 	"github.com/parley-hpc/parley/lang"
 	"github.com/parley-hpc/parley/netmodel"
@@ -24,6 +25,14 @@ type Options struct {
 	Timeline  bool      // record what each task does when, for Timeline
 	Logs      bool      // keep LOGS data, for WriteLogs
 	Observer  Observer  // told of every MPI-level operation as it is issued; nil: none
+
+	// MaxMemory bounds the memory of the run, in bytes. New refuses a run
+	// whose tasks alone would take more, with the estimate; a run whose
+	// messages and posted receives outstanding would take it over stops
+	// there with a "limit" problem at the statement that sent or posted
+	// them. 0 means half the physical memory (4 GiB where it cannot be
+	// read); the command line's --max-memory sets it.
+	MaxMemory int64
 }
 
 // Problem is something wrong found while running: a failed assertion, a
@@ -77,7 +86,9 @@ type Sim struct {
 	out          *bufio.Writer
 	problems     []Problem
 	problemCount map[string]int64 // by kind, including those not kept
-	fatal        bool             // an assertion or runtime error stopped the run
+	fatal        bool             // an assertion, a runtime error or the memory limit stopped the run
+	memLimit     int64            // Options.MaxMemory, or the default
+	memBase      int64            // the estimated memory of the tasks (see checkTasks)
 	timeline     []span
 }
 
@@ -92,13 +103,18 @@ func New(p *ir.Program, opts Options) (*Sim, error) {
 	if opts.NumTasks > maxID {
 		return nil, fmt.Errorf("at most %d tasks", maxID)
 	}
+	base, err := checkTasks(p, opts)
+	if err != nil {
+		return nil, err
+	}
 	m := &opts.Platform.Machine
 	g, err := p.Configure(ir.Config{NumTasks: opts.NumTasks, Args: opts.Args, Seed: opts.Seed, IntSize: m.IntSize, PageSize: m.PageSize})
 	if err != nil {
 		return nil, err
 	}
 	code, stmts := compile(p)
-	s := &Sim{prog: p, code: code, stmts: stmts, opts: opts, g: g, plat: opts.Platform, agree: map[agreeKey]*agreement{}}
+	s := &Sim{prog: p, code: code, stmts: stmts, opts: opts, g: g, plat: opts.Platform, agree: map[agreeKey]*agreement{},
+		memLimit: memlimit.Or(opts.MaxMemory), memBase: base}
 	s.patterns.init(p)
 	s.everyone = &group{all: true, n: int(opts.NumTasks)}
 	out := opts.Output
@@ -185,6 +201,9 @@ func (s *Sim) step(t *task) {
 		return
 	}
 	err := ir.Catch(func() { t.execute() })
+	if errors.Is(err, errOverLimit) {
+		return // checkGrowth has recorded the problem
+	}
 	if err != nil {
 		var re *ir.RuntimeError
 		sp := lang.Span{}
