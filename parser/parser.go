@@ -43,6 +43,9 @@ func Parse(file string, src []byte) (prog *lang.Program, diags lang.Diagnostics)
 	if res.err != nil {
 		return nil, append(diags, *res.err)
 	}
+	if d := checkNesting(src, res); d != nil {
+		return nil, append(diags, *d)
+	}
 	peek, err := lexer.Upgrade(newTokenStream(res))
 	if err != nil {
 		return nil, append(diags, lang.Diagnostic{Pos: lang.Pos{File: file}, Severity: lang.Error, Msg: err.Error()})
