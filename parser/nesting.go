@@ -85,10 +85,10 @@ func checkNesting(src []byte, res *scanResult) *lang.Diagnostic {
 			depth++
 		}
 		if depth > MaxNesting {
-			start := toLangPos(tok.Pos)
+			sp := lang.Span{Start: toLangPos(tok.Pos), End: res.end(i)}
 			return &lang.Diagnostic{
-				Pos: start, End: res.ends[i], Severity: lang.Error,
-				Text: lang.SourceText(src, lang.Span{Start: start, End: res.ends[i]}),
+				Pos: sp.Start, End: sp.End, Severity: lang.Error,
+				Text: lang.SourceText(src, sp),
 				Msg:  fmt.Sprintf("the program nests more than %d levels deep here", MaxNesting),
 				Hint: "every parenthesis, brace, loop, condition and operator in one expression is a level; " +
 					"flatten the program: name parts of a long expression with LET, or join statements with THEN instead of nesting them",
