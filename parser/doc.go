@@ -8,6 +8,7 @@
 // tokens show it, a program whose estimated parse memory passes
 // Options.MaxMemory.
 //
-// parser imports lang, internal/memlimit and participle; nothing in Parley imports parser
-// except the commands and the frontends that read source text.
+// parser imports lang, internal/memlimit and participle; nothing in
+// Parley imports parser except the commands and the frontends that read
+// source text.
 package parser
