@@ -307,6 +307,14 @@ func (l *lowerer) add(r int, e *trace.Event) error {
 		if rs.pendingPos == (trace.Pos{}) {
 			rs.pendingPos = e.Pos
 		}
+		if rs.pending >= trace.MaxAmount {
+			unit := "flops"
+			if l.t.TimeUnit == trace.Microseconds {
+				unit = "microseconds"
+			}
+			return fmt.Errorf("%s: rank %d computes %.4g %s between two calls (from %s on), more than a program's 64-bit integers hold",
+				e.Pos, r, rs.pending, unit, rs.pendingPos)
+		}
 		return nil
 	case e.Op.IsP2P():
 		s.off = ((e.Peer-r)%n + n) % n
