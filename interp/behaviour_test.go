@@ -168,6 +168,51 @@ TASK 1 RECEIVES A 10 BYTE MESSAGE USING TAG 3 FROM TASK 0`, 2, "deadlock")
 	}
 }
 
+// TestBusyReceiverEventsLinear: messages reaching a busy task wait in line
+// for its CPU, each handled once it is free, so the events of a run grow
+// with the number of messages, not its square. The rendezvous variant
+// queues the clear-to-sends at a busy sender the same way.
+func TestBusyReceiverEventsLinear(t *testing.T) {
+	const n = 10000
+	for _, size := range []string{"8", "1M"} {
+		res, _ := runOK(t, `
+TASK 1 SLEEPS FOR 1 SECOND THEN
+TASK 0 ASYNCHRONOUSLY SENDS `+strconv.Itoa(n)+` `+size+` BYTE MESSAGES TO TASK 1 WHO RECEIVES THEM ASYNCHRONOUSLY THEN
+ALL TASKS AWAIT COMPLETION`, 2, platform(t, ""))
+		if res.Events > 10*n {
+			t.Errorf("%s-byte messages: %d events for %d messages", size, res.Events, n)
+		}
+	}
+}
+
+// TestMemoryLimit: a run that would not fit in its memory limit is refused
+// before it allocates its tasks, and one whose outstanding messages or
+// receives grow past the limit stops there with a problem, instead of
+// dying out of memory.
+func TestMemoryLimit(t *testing.T) {
+	p := build(t, "tasks.parley", "ALL TASKS SYNCHRONIZE.")
+	_, err := interp.New(p, interp.Options{NumTasks: 100_000_000, Platform: platform(t, ""), MaxMemory: 1 << 30})
+	if err == nil || !strings.Contains(err.Error(), "100000000 tasks need about 1") ||
+		!strings.Contains(err.Error(), "over the memory limit of 1.07 GB") {
+		t.Errorf("New(10^8 tasks) = %v", err)
+	}
+	for _, c := range []struct{ src, want string }{
+		{"TASK 0 ASYNCHRONOUSLY SENDS 1000000 8 BYTE MESSAGES TO UNSUSPECTING TASK 1.",
+			"; task 1 alone has "},
+		{"TASK 1 ASYNCHRONOUSLY RECEIVES 1000000 8 BYTE MESSAGES FROM TASK 0.",
+			"0 messages in flight or unreceived and "},
+	} {
+		res, err := interp.Run(build(t, "grow.parley", "\n"+c.src), interp.Options{NumTasks: 2, Platform: platform(t, ""), MaxMemory: 20 << 20})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Problems) != 1 || res.Problems[0].Kind != "limit" || res.Problems[0].Span.Start.Line != 2 ||
+			!strings.Contains(res.Problems[0].Msg, c.want) || !strings.Contains(res.Problems[0].Msg, "more would pass the memory limit of 21 MB") {
+			t.Errorf("%s\nproblems %v", c.src, res.Problems)
+		}
+	}
+}
+
 func TestOutputsAndRandomSeed(t *testing.T) {
 	src := `
 LET r BE A RANDOM TASK WHILE

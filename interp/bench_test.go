@@ -107,3 +107,31 @@ func BenchmarkHalo3DMillion(b *testing.B) {
 	close(done)
 	b.ReportMetric(float64(peak.Load())/1e6, "peak-heap-bytes/task")
 }
+
+// BenchmarkManyOutstanding measures matching with a million operations
+// outstanding at one task: task 0 sends 10^6 asynchronous messages to task
+// 1, which has posted its receives before the first message arrives
+// (posted) or is busy until they have all arrived (unexpected). Each
+// arrival or receive matches the oldest entry of a long queue.
+//
+//	go test ./interp -run '^$' -bench ManyOutstanding -benchtime 1x
+func BenchmarkManyOutstanding(b *testing.B) {
+	for _, c := range []struct{ name, before string }{
+		{"posted", "TASK 0 SLEEPS FOR 10 SECONDS THEN "},
+		{"unexpected", "TASK 1 SLEEPS FOR 10 SECONDS THEN "},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			p := build(b, "many.parley", c.before+
+				"TASK 0 ASYNCHRONOUSLY SENDS 1000000 8 BYTE MESSAGES TO TASK 1 WHO RECEIVES THEM ASYNCHRONOUSLY THEN ALL TASKS AWAIT COMPLETION.")
+			for b.Loop() {
+				res, err := interp.Run(p, interp.Options{NumTasks: 2, Platform: platform(b, "")})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if !res.OK() {
+					b.Fatal(res.Problems)
+				}
+			}
+		})
+	}
+}

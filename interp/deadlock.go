@@ -42,23 +42,23 @@ func (s *Sim) finishChecks() {
 	}
 	for i := range s.tasks {
 		t := &s.tasks[i]
-		if len(t.unexpected) > 0 {
+		if t.unexpected.len() > 0 {
 			bySrc := map[int32]int{}
 			var first *message
-			for _, id := range t.unexpected {
+			t.unexpected.each(func(id int32) {
 				m := s.msgs.at(id)
 				bySrc[m.src]++
 				if first == nil {
 					first = m
 				}
-			}
+			})
 			srcs := make([]string, 0, len(bySrc))
 			for src, n := range bySrc {
 				srcs = append(srcs, fmt.Sprintf("%d from task %d", n, src))
 			}
 			slices.Sort(srcs)
 			p := Problem{Kind: "unreceived", Task: int64(i),
-				Msg: fmt.Sprintf("task %d never received %d message(s): %s", i, len(t.unexpected), strings.Join(srcs, ", "))}
+				Msg: fmt.Sprintf("task %d never received %d message(s): %s", i, t.unexpected.len(), strings.Join(srcs, ", "))}
 			p.Span = s.span(first.stmt)
 			s.problem(p)
 		}
@@ -87,9 +87,7 @@ func (s *Sim) deadlock(stuck []int32) {
 			return []int32{t.waitOn.peer}
 		case waitAwait:
 			var out []int32
-			for _, r := range t.posted {
-				out = append(out, s.reqs.at(r).src)
-			}
+			t.posted.each(func(r int32) { out = append(out, s.reqs.at(r).src) })
 			return append(out, unmatched[t.id]...)
 		}
 		return nil

@@ -17,5 +17,10 @@
 // into the point-to-point algorithms MPI libraries use (netmodel.Plan) and do
 // not touch the message counters, as in coNCePTuaL.
 //
-// interp imports ir, lang, netmodel, logfile and the standard library.
+// A run's memory is bounded by Options.MaxMemory: New refuses a run whose
+// tasks would not fit, and a run whose messages and receives outstanding
+// outgrow the limit stops with a problem instead of dying.
+//
+// interp imports ir, lang, netmodel, logfile, internal/memlimit and the
+// standard library.
 package interp

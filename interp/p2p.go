@@ -36,6 +36,7 @@ type message struct {
 	tag        int32
 	stmt       stmtRef
 	recv       int32 // the receive it matched (rendezvous), once it has
+	next       int32 // 1 + the message after it in a taskQueue; 0: none
 	live       bool  // in use, not released
 	counted    bool
 	rendezvous bool
@@ -50,6 +51,9 @@ func (s *Sim) tooMany(what string, stmt stmtRef) {
 
 // newReq posts r's data in the slab and returns its index.
 func (s *Sim) newReq(r recvReq) int32 {
+	if s.reqs.full() {
+		s.checkGrowth(r.stmt)
+	}
 	id, ok := s.reqs.alloc()
 	if !ok {
 		s.tooMany("receives", r.stmt)
@@ -59,6 +63,9 @@ func (s *Sim) newReq(r recvReq) int32 {
 }
 
 func (s *Sim) newMsg(m message) int32 {
+	if s.msgs.full() {
+		s.checkGrowth(m.stmt)
+	}
 	id, ok := s.msgs.alloc()
 	if !ok {
 		s.tooMany("messages", m.stmt)
@@ -69,6 +76,11 @@ func (s *Sim) newMsg(m message) int32 {
 }
 
 func (s *Sim) freeMsg(id int32) { s.msgs.release(id) }
+
+// msgKey and reqKey are what a message and a posted receive match by: the
+// sending processor and the tag.
+func (s *Sim) msgKey(id int32) (src, tag int32) { m := s.msgs.at(id); return m.src, m.tag }
+func (s *Sim) reqKey(id int32) (src, tag int32) { r := s.reqs.at(id); return r.src, r.tag }
 
 // link returns the network parameters between two processors.
 func (s *Sim) link(a, b int32) *netmodel.LogGP {
@@ -131,12 +143,8 @@ func (s *Sim) send(t *task, dst int32, bytes int64, tag int32, counted bool, mod
 // and doneAt says when.
 func (s *Sim) postRecv(t *task, req int32) (pending bool, doneAt Time) {
 	r := s.reqs.at(req)
-	for i, id := range t.unexpected {
+	if id := t.unexpected.take(r.src, r.tag, s.msgKey); id >= 0 {
 		m := s.msgs.at(id)
-		if m.src != r.src || m.tag != r.tag {
-			continue
-		}
-		t.unexpected = append(t.unexpected[:i], t.unexpected[i+1:]...)
 		if !m.rendezvous {
 			doneAt = max(s.now, m.readyAt)
 			s.freeMsg(id)
@@ -156,20 +164,8 @@ func (s *Sim) postRecv(t *task, req int32) (pending bool, doneAt Time) {
 	if r.mode == modeAsync {
 		t.asyncPending++
 	}
-	t.posted = append(t.posted, req)
+	t.posted.push(req)
 	return true, 0
-}
-
-// match removes and returns the first posted receive of t that a message
-// from src with tag satisfies, or -1.
-func (s *Sim) match(t *task, src, tag int32) int32 {
-	for i, id := range t.posted {
-		if r := s.reqs.at(id); r.src == src && r.tag == tag {
-			t.posted = append(t.posted[:i], t.posted[i+1:]...)
-			return id
-		}
-	}
-	return -1
 }
 
 // arrive handles a message (or a rendezvous request) reaching its receiver.
@@ -178,32 +174,94 @@ func (s *Sim) arrive(id int32) {
 	r := &s.tasks[m.dst]
 	if m.rendezvous {
 		// A request costs the receiver nothing; it waits for a receive.
-		if req := s.match(r, m.src, m.tag); req >= 0 {
+		if req := r.posted.take(m.src, m.tag, s.reqKey); req >= 0 {
 			m.recv = req + 1
 			s.schedule(s.now+s.msgLink(m).Latency, makeEvent(evCTS, id))
 			return
 		}
 		m.readyAt = s.now
-		r.unexpected = append(r.unexpected, id)
+		r.unexpected.push(id)
+		return
+	}
+	// A finished task's CPU does no more work, but an asynchronous receive
+	// it never awaited still takes the message.
+	free := s.now
+	if r.status != done {
+		free = max(r.cpuFree, r.recvFree)
+	}
+	if s.wait(&r.inbox, id, free, evArrive) {
 		return
 	}
 	ready := s.now
 	if r.status != done {
-		if start := max(r.cpuFree, r.recvFree); start > s.now {
-			s.schedule(start, makeEvent(evArrive, id))
-			return
-		}
 		ready = s.absorb(r, m, id)
 	}
-	// A finished task's CPU does no more work, but an asynchronous receive
-	// it never awaited still takes the message.
-	if req := s.match(r, m.src, m.tag); req >= 0 {
+	if req := r.posted.take(m.src, m.tag, s.reqKey); req >= 0 {
 		s.freeMsg(id)
 		s.recvDone(r, req, ready)
-		return
+	} else {
+		m.readyAt = ready
+		r.unexpected.push(id)
 	}
-	m.readyAt = ready
-	r.unexpected = append(r.unexpected, id)
+	s.wakeInbox(r)
+}
+
+// taskQueue holds the messages waiting, in arrival order, for a busy
+// task's CPU and one direction of its NIC: the eager messages and
+// rendezvous data it receives (its inbox) or the clear-to-sends of its
+// rendezvous sends (its outbox). Only the first has an event; each
+// schedules the next when it is done. Rescheduling every waiting message
+// whenever the task's CPU frees, as each would on its own, costs O(n^2)
+// events for n messages reaching a busy task. The queue is linked through
+// message.next; head and tail are 1 + Sim.msgs indices, 0 when empty.
+type taskQueue struct{ head, tail int32 }
+
+// wait reports whether message id, whose event of the given kind fires
+// now, must wait in q for its task, which is busy until free. A message
+// that does not wait leaves q if it was its head; the caller then wakes
+// the next one once done with it.
+func (s *Sim) wait(q *taskQueue, id int32, free Time, kind eventKind) bool {
+	switch {
+	case q.head == 0:
+		if free <= s.now {
+			return false
+		}
+		q.head, q.tail = id+1, id+1
+	case q.head != id+1:
+		// Others wait ahead of it: it joins the end, without an event.
+		s.msgs.at(q.tail - 1).next = id + 1
+		q.tail = id + 1
+		return true
+	case free <= s.now:
+		m := s.msgs.at(id)
+		q.head, m.next = m.next, 0
+		if q.head == 0 {
+			q.tail = 0
+		}
+		return false
+	}
+	s.schedule(free, makeEvent(kind, id))
+	return true
+}
+
+// wakeInbox gives the first message waiting in r's inbox, if any, its
+// event for when r is free again.
+func (s *Sim) wakeInbox(r *task) {
+	if id := r.inbox.head - 1; id >= 0 {
+		kind := evArrive
+		if s.msgs.at(id).rendezvous {
+			kind = evData
+		}
+		s.schedule(max(s.now, r.cpuFree, r.recvFree), makeEvent(kind, id))
+	}
+}
+
+// wakeOutbox gives the first clear-to-send waiting in t's outbox, if any,
+// its event for when t is free again.
+func (s *Sim) wakeOutbox(t *task) {
+	if id := t.outbox.head - 1; id >= 0 {
+		s.schedule(max(s.now, t.cpuFree, t.sendFree), makeEvent(evCTS, id))
+	}
 }
 
 // absorb charges the receiver's CPU and NIC for message id's data and
@@ -225,8 +283,7 @@ func (s *Sim) absorb(r *task, m *message, id int32) Time {
 func (s *Sim) clearToSend(id int32) {
 	m := s.msgs.at(id)
 	t := &s.tasks[m.src]
-	if start := max(t.cpuFree, t.sendFree); start > s.now {
-		s.schedule(start, makeEvent(evCTS, id))
+	if s.wait(&t.outbox, id, max(t.cpuFree, t.sendFree), evCTS) {
 		return
 	}
 	link := s.msgLink(m)
@@ -241,20 +298,21 @@ func (s *Sim) clearToSend(id int32) {
 	}
 	s.schedule(s.now+link.Latency, makeEvent(evData, id))
 	s.notify(t, m.sendMode, s.now+max(cpu, wire))
+	s.wakeOutbox(t)
 }
 
 // dataArrive handles a rendezvous message's data reaching the receiver.
 func (s *Sim) dataArrive(id int32) {
 	m := s.msgs.at(id)
 	r := &s.tasks[m.dst]
-	if start := max(r.cpuFree, r.recvFree); start > s.now {
-		s.schedule(start, makeEvent(evData, id))
+	if s.wait(&r.inbox, id, max(r.cpuFree, r.recvFree), evData) {
 		return
 	}
 	ready := s.absorb(r, m, id)
 	req := m.recv - 1
 	s.freeMsg(id)
 	s.recvDone(r, req, ready)
+	s.wakeInbox(r)
 }
 
 // recvDone completes posted receive req of task t at time at.

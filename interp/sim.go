@@ -11,6 +11,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/parley-hpc/parley/internal/memlimit"
 	"github.com/parley-hpc/parley/ir"
 	"github.com/parley-hpc/parley/lang"
 	"github.com/parley-hpc/parley/netmodel"
@@ -40,6 +41,13 @@ type Options struct {
 	// ProgressInterval is the least wall time between calls of Progress;
 	// 0 means DefaultProgressInterval.
 	ProgressInterval time.Duration
+	// MaxMemory bounds the memory of the run, in bytes. New refuses a run
+	// whose tasks alone would take more, with the estimate; a run whose
+	// messages and posted receives outstanding would take it over stops
+	// there with a "limit" problem at the statement that sent or posted
+	// them. 0 means half the physical memory (4 GiB where it cannot be
+	// read); the command line's --max-memory sets it.
+	MaxMemory int64
 }
 
 // Progress is how far a run has got.
@@ -110,13 +118,15 @@ type Sim struct {
 	out          *bufio.Writer
 	problems     []Problem
 	problemCount map[string]int64 // by kind, including those not kept
-	fatal        bool             // an assertion or runtime error stopped the run
+	fatal        bool             // an assertion, a runtime error or the memory limit stopped the run
 	halted       bool             // Options.MaxEvents or Options.Context stopped the run
 	deadlocked   bool
 	budget       int64     // events left until the next poll
 	lastProgress time.Time // when Options.Progress was last called
 	tl           *timeline // nil unless Options.Timeline
 	logID        string    // the run's identifier in its logs, once made
+	memLimit     int64     // Options.MaxMemory, or the default
+	memBase      int64     // the estimated memory of the tasks (see checkTasks)
 }
 
 // ErrHelp is returned when the program's arguments ask for its help text.
@@ -135,13 +145,18 @@ func New(p *ir.Program, opts Options) (*Sim, error) {
 	if err := opts.Platform.Validate(); err != nil {
 		return nil, err
 	}
+	base, err := checkTasks(p, opts)
+	if err != nil {
+		return nil, err
+	}
 	m := &opts.Platform.Machine
 	g, err := p.Configure(ir.Config{NumTasks: opts.NumTasks, Args: opts.Args, Seed: opts.Seed, IntSize: m.IntSize, PageSize: m.PageSize})
 	if err != nil {
 		return nil, err
 	}
 	code, stmts := compile(p)
-	s := &Sim{prog: p, code: code, stmts: stmts, opts: opts, g: g, plat: opts.Platform, agree: map[agreeKey]*agreement{}}
+	s := &Sim{prog: p, code: code, stmts: stmts, opts: opts, g: g, plat: opts.Platform, agree: map[agreeKey]*agreement{},
+		memLimit: memlimit.Or(opts.MaxMemory), memBase: base}
 	s.maxBytes = s.plat.Network.MaxBytes()
 	if s.plat.Intra != nil {
 		s.maxBytes = min(s.maxBytes, s.plat.Intra.MaxBytes())
@@ -268,6 +283,9 @@ func (s *Sim) step(t *task) {
 		return
 	}
 	err := ir.Catch(func() { t.execute() })
+	if errors.Is(err, errOverLimit) {
+		return // checkGrowth has recorded the problem
+	}
 	if err != nil {
 		var re *ir.RuntimeError
 		sp := lang.Span{}

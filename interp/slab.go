@@ -34,6 +34,12 @@ func (sl *slab[T]) alloc() (int32, bool) {
 	return id, true
 }
 
+// full reports whether the next alloc adds a chunk.
+func (sl *slab[T]) full() bool { return len(sl.free) == 0 && sl.n%slabChunk == 0 }
+
+// live is the number of items in use.
+func (sl *slab[T]) live() int { return int(sl.n) - len(sl.free) }
+
 func (sl *slab[T]) release(id int32) {
 	var zero T
 	*sl.at(id) = zero

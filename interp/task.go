@@ -62,8 +62,8 @@ type task struct {
 	rare  *taskRare // nil until needed
 	stack []loopFrame
 
-	posted     []int32 // posted receives (Sim.reqs) not yet matched, in posting order
-	unexpected []int32 // messages that arrived before their receive, in arrival order
+	posted     matchQueue // posted receives (Sim.reqs) not yet matched, in posting order
+	unexpected matchQueue // messages (Sim.msgs) that arrived before their receive, in arrival order
 
 	cpuFree, sendFree, recvFree Time // when the CPU and the NIC's two directions are next free
 	compute, comm               Time // time spent computing and in message overheads
@@ -75,12 +75,14 @@ type task struct {
 	total struct{ msgsSent, msgsRecv, bytesSent, bytesRecv, collMsgs, collBytes int64 }
 
 	id, pc       int32
-	asyncPending int32    // asynchronous operations not yet complete
-	unawaited    int32    // asynchronous operations issued since the last AWAIT COMPLETION
-	unawaitedAt  stmtRef  // the first of them
-	suppress     int32    // > 0 inside warmup repetitions: OUTPUTS and LOGS do nothing
-	table        int32    // the current log table
-	waitOn       waitInfo // what the task is blocked on, for deadlock reports
+	asyncPending int32     // asynchronous operations not yet complete
+	unawaited    int32     // asynchronous operations issued since the last AWAIT COMPLETION
+	unawaitedAt  stmtRef   // the first of them
+	suppress     int32     // > 0 inside warmup repetitions: OUTPUTS and LOGS do nothing
+	table        int32     // the current log table
+	waitOn       waitInfo  // what the task is blocked on, for deadlock reports
+	inbox        taskQueue // messages waiting for the CPU and the receiving NIC
+	outbox       taskQueue // clear-to-sends waiting for the CPU and the sending NIC
 	status       taskStatus
 	awaiting     bool // blocked in AWAIT COMPLETION
 	awaitSeen    bool // the Observer has been told of the AWAIT COMPLETION the task is blocked in

@@ -13,27 +13,30 @@ import (
 // builder turns grammar structs into lang nodes, reporting what the grammar
 // accepts but the language does not.
 type builder struct {
-	src    []byte
-	scan   *scanResult
-	starts []int // token start offsets, ascending, for span ends
-	diags  lang.Diagnostics
+	src   []byte
+	scan  *scanResult
+	diags lang.Diagnostics
 }
 
 func newBuilder(src []byte, res *scanResult) *builder {
-	b := &builder{src: src, scan: res, starts: make([]int, len(res.tokens))}
-	for i, t := range res.tokens {
-		b.starts[i] = t.Pos.Offset
-	}
-	return b
+	return &builder{src: src, scan: res}
 }
 
-func (b *builder) span(t tokens) lang.Span {
-	start := toLangPos(t.Pos)
+// span is the span of a node that matched tokens; nodes that may match
+// none have optTokens and use spanFrom.
+func (b *builder) span(t tokens) lang.Span { return b.spanFrom(t.Tokens[0].Pos, t) }
+
+// spanFrom is the span of t's tokens, which start at start: the node's
+// Pos for a node that may match none (see optTokens).
+func (b *builder) spanFrom(pos lexer.Position, t tokens) lang.Span {
+	start := toLangPos(pos)
 	end := start
 	if n := len(t.Tokens); n > 0 {
+		// Tokens are in source order: find the last one by its offset.
+		toks := b.scan.tokens
 		last := t.Tokens[n-1].Pos.Offset
-		if i := sort.SearchInts(b.starts, last); i < len(b.starts) && b.starts[i] == last {
-			end = b.scan.ends[i]
+		if i := sort.Search(len(toks), func(i int) bool { return toks[i].Pos.Offset >= last }); i < len(toks) && toks[i].Pos.Offset == last {
+			end = b.scan.end(i)
 		}
 	}
 	return lang.Span{Start: start, End: end}
@@ -49,7 +52,7 @@ func (b *builder) errorf(s lang.Span, hint, format string, args ...any) {
 }
 
 func (b *builder) program(g *gProgram, file string) *lang.Program {
-	p := &lang.Program{Span: b.span(g.tokens), File: file, Source: b.src, Comments: b.scan.comments}
+	p := &lang.Program{Span: b.spanFrom(g.Pos, g.tokens), File: file, Source: b.src, Comments: b.scan.comments}
 	p.Span.End = toLangPos(b.scan.eof)
 	for _, item := range g.Items {
 		if item.Chain != nil {
@@ -92,7 +95,7 @@ func (b *builder) header(item *gTopItem) lang.Header {
 func (b *builder) str(raw string, t tokens, i int) *lang.StringLit {
 	s := &lang.StringLit{Value: unquote(raw)}
 	if i < len(t.Tokens) && t.Tokens[i].Value == raw {
-		s.Span = b.span(tokens{Pos: t.Tokens[i].Pos, Tokens: t.Tokens[i : i+1]})
+		s.Span = b.span(tokens{Tokens: t.Tokens[i : i+1]})
 	} else {
 		s.Span = b.span(t)
 	}
@@ -110,7 +113,7 @@ func (b *builder) strAt(raw string, t tokens) *lang.StringLit {
 }
 
 func (b *builder) ident(name string, tok lexer.Token) *lang.Ident {
-	return &lang.Ident{Span: b.span(tokens{Pos: tok.Pos, Tokens: []lexer.Token{tok}}), Name: name}
+	return &lang.Ident{Span: b.span(tokens{Tokens: []lexer.Token{tok}}), Name: name}
 }
 
 // identAt finds the identifier token with the given name in t.
@@ -211,9 +214,9 @@ func (b *builder) binding(g *gBinding) *lang.LetBinding {
 		if r == nil {
 			r = &gRandom{}
 		}
-		rt := &lang.RandomTask{Span: b.span(r.tokens), Kind: lang.RandomAny}
-		if len(r.Tokens) == 0 {
-			rt.Span = l.Span
+		rt := &lang.RandomTask{Span: l.Span, Kind: lang.RandomAny}
+		if len(r.Tokens) > 0 {
+			rt.Span = b.span(r.tokens)
 		}
 		switch {
 		case r.Other != nil:
@@ -319,7 +322,7 @@ func (b *builder) comm(c *gComm, tasks lang.TaskDesc, sp lang.Span) lang.Stmt {
 			b.errorf(sp, "remove UNSUSPECTING: every target takes part in a multicast", "a multicast cannot be UNSUSPECTING")
 		}
 		if c.Who != nil {
-			b.errorf(b.span(c.Who.tokens), "remove the WHO RECEIVES clause", "a multicast has no WHO RECEIVES clause")
+			b.errorf(b.spanFrom(c.Who.Pos, c.Who.tokens), "remove the WHO RECEIVES clause", "a multicast has no WHO RECEIVES clause")
 		}
 		m := &lang.Multicast{Span: sp, Source: tasks, Blocking: blk, Msg: b.msgSpec(c.Msg, "FROM", "MULTICASTS")}
 		if c.Target != nil {
@@ -354,7 +357,7 @@ func (b *builder) extComm(g *gExtComm, verb, prep, bufPrep string) (*lang.MsgSpe
 func (b *builder) reduce(g *gReduce, tasks lang.TaskDesc, sp lang.Span) lang.Stmt {
 	r := &lang.Reduce{Span: sp, Source: tasks, Msg: b.reduceSpec(g.Msg, true, "FROM")}
 	if g.Msg.As {
-		b.errorf(b.span(g.Msg.tokens), "remove AS", "AS belongs in WHO RECEIVES THE RESULT AS ...")
+		b.errorf(b.spanFrom(g.Msg.Pos, g.Msg.tokens), "remove AS", "AS belongs in WHO RECEIVES THE RESULT AS ...")
 	}
 	switch {
 	case g.Target != nil:
@@ -364,7 +367,7 @@ func (b *builder) reduce(g *gReduce, tasks lang.TaskDesc, sp lang.Span) lang.Stm
 		}
 	case g.To != nil:
 		to := g.To
-		r.Result = b.reduceSpec(&gReduceSpec{tokens: to.tokens, As: to.As, Typed: to.Typed, Touch: to.Touch, Tag: to.Tag, Buffer: to.Buffer}, true, "INTO")
+		r.Result = b.reduceSpec(&gReduceSpec{optTokens: optTokens{Pos: to.Tokens[0].Pos, tokens: to.tokens}, As: to.As, Typed: to.Typed, Touch: to.Touch, Tag: to.Tag, Buffer: to.Buffer}, true, "INTO")
 		if to.As {
 			b.errorf(b.span(to.tokens), "remove AS: write REDUCES n INTEGERS TO n INTEGERS", "AS belongs in WHO RECEIVES THE RESULT AS ...")
 		}
@@ -610,7 +613,7 @@ func (b *builder) buffer(g *gBufferRef, prep, verb string) *lang.Buffer {
 
 func (b *builder) recvSpec(g *gRecvSpec) *lang.RecvSpec {
 	r := &lang.RecvSpec{
-		Span:       b.span(g.tokens),
+		Span:       b.spanFrom(g.Pos, g.tokens),
 		Blocking:   blocking[g.Blocking],
 		As:         g.As,
 		Uniqueness: uniqueness[g.Unique],
@@ -632,7 +635,7 @@ func (b *builder) recvSpec(g *gRecvSpec) *lang.RecvSpec {
 // and data type are required (source side, `TO spec`) or belong after AS.
 func (b *builder) reduceSpec(g *gReduceSpec, typed bool, prep string) *lang.ReduceSpec {
 	r := &lang.ReduceSpec{
-		Span:   b.span(g.tokens),
+		Span:   b.spanFrom(g.Pos, g.tokens),
 		Typed:  g.Typed != nil,
 		Touch:  b.touching(g.Touch),
 		Tag:    b.tag(g.Tag),
@@ -823,7 +826,7 @@ func (b *builder) opPos(t tokens, i int) lang.Pos {
 	if i < len(t.Tokens) {
 		return toLangPos(t.Tokens[i].Pos)
 	}
-	return toLangPos(t.Pos)
+	return toLangPos(t.Tokens[0].Pos)
 }
 
 func (b *builder) primary(g *gPrimary) lang.Expr {

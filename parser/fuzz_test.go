@@ -36,6 +36,12 @@ func FuzzParse(f *testing.F) {
 		`IF (x = 1 \/ y = 2) /\ z IS IN {k FOR EACH k IN {1, ..., 4} WHERE k IS ODD} THEN {} OTHERWISE {}`,
 		"TASK 0 OUTPUTS MESH_NEIGHBOR((4*, 3), 5, (-1, +1)) AND 1 IF 2 > 3 OTHERWISE 4",
 		`"unterminated`, "((((((((((", "{{{{{{{{", "TASK 0 OUTPUTS -----1", "99999999999999999999999",
+		// Nesting just past parser.MaxNesting, which overflowed the stack
+		// when deep enough.
+		"TASK 0 OUTPUTS " + strings.Repeat("(", 257) + "1" + strings.Repeat(")", 257),
+		strings.Repeat("FOR 1 REPETITIONS ", 257) + "TASK 0 OUTPUTS 1",
+		strings.Repeat("IF 1 = 1 THEN ", 200) + strings.Repeat("{", 60) + "TASK 0 OUTPUTS 1" + strings.Repeat("}", 60),
+		"TASK 0 OUTPUTS 1" + strings.Repeat("+1", 257),
 	} {
 		f.Add([]byte(s))
 	}

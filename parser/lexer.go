@@ -3,6 +3,7 @@ package parser
 import (
 	"fmt"
 	"io"
+	"math"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -44,57 +45,87 @@ func (definition) Lex(filename string, r io.Reader) (lexer.Lexer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newTokenStream(scan(filename, src)), nil
-}
-
-// tokenStream replays a scanned token list to participle, ending with the
-// scan error (if any) at the point where scanning stopped.
-type tokenStream struct {
-	res *scanResult
-	i   int
-}
-
-func newTokenStream(res *scanResult) *tokenStream { return &tokenStream{res: res} }
-
-func (s *tokenStream) Next() (lexer.Token, error) {
-	if s.i < len(s.res.tokens) {
-		t := s.res.tokens[s.i]
-		s.i++
-		return t, nil
-	}
-	if s.res.err != nil {
-		return lexer.Token{}, s.res.err
-	}
-	return lexer.EOFToken(s.res.eof), nil
+	return newScanner(filename, src, Options{MaxMemory: math.MaxInt64}), nil
 }
 
 // scanResult is everything the scanner learned about a file.
 type scanResult struct {
-	tokens   []lexer.Token
-	ends     []lang.Pos // ends[i] is where tokens[i] ends
+	src      []byte
+	tokens   []lexer.Token // once scanning is done: participle's copy, in Parse
+	ends     []int32       // ends[i] is the offset where tokens[i] ends (see end)
 	comments []*lang.Comment
 	warnings lang.Diagnostics
 	err      *lang.Diagnostic // first lexical error, if any
 	eof      lexer.Position
 }
 
-// scanner turns source text into tokens.
-type scanner struct {
-	file string
-	src  []byte
-	off  int
-	line int
-	col  int
-	res  *scanResult
+// end returns where token i ends. Ends are kept as offsets, a tenth of
+// the size of a lang.Pos, and the line and column worked out from the
+// token's start when asked for.
+func (r *scanResult) end(i int) lang.Pos {
+	p := toLangPos(r.tokens[i].Pos)
+	for _, c := range string(r.src[p.Offset:r.ends[i]]) {
+		if c == '\n' {
+			p.Line++
+			p.Col = 1
+		} else {
+			p.Col++
+		}
+	}
+	p.Offset = int(r.ends[i])
+	return p
 }
 
-func scan(file string, src []byte) *scanResult {
-	// About one token per five bytes of source, so the lists rarely grow.
-	res := &scanResult{tokens: make([]lexer.Token, 0, len(src)/5+16), ends: make([]lang.Pos, 0, len(src)/5+16)}
-	s := &scanner{file: file, src: src, line: 1, col: 1, res: res}
-	s.run()
+// scanner turns source text into tokens, on demand: it is the
+// lexer.Lexer participle reads, so that participle's copy of the tokens is
+// the only one.
+type scanner struct {
+	file    string
+	src     []byte
+	text    string // src as a string: token values are slices of it, not copies
+	off     int
+	line    int
+	col     int
+	res     *scanResult
+	pending []lexer.Token // scanned, not yet handed out, from head on
+	head    int
+	opts    Options
+	budget  int // the tokens parsing may take within opts.MaxMemory
+}
+
+// newScanner starts scanning src. The scanner stops with an error where
+// the tokens show that parsing them would pass opts.MaxMemory.
+func newScanner(file string, src []byte, opts Options) *scanner {
+	s := &scanner{file: file, src: src, line: 1, col: 1, res: &scanResult{src: src}, opts: opts, budget: tokenBudget(len(src), opts)}
+	if s.budget < 0 {
+		s.res.err = tooBig(len(src), s.position(), 0, opts)
+		return s
+	}
+	s.text = string(src)
+	return s
+}
+
+// Next implements lexer.Lexer. The last token scanned is held back until
+// the next one is scanned, since a keyword drops a '-' before it. After
+// the tokens comes the scan error, if any, else EOF.
+func (s *scanner) Next() (lexer.Token, error) {
+	if len(s.pending)-s.head < 2 {
+		// Keep the one held back at the front of the buffer, and scan.
+		s.pending = s.pending[:copy(s.pending, s.pending[s.head:])]
+		s.head = 0
+		for len(s.pending) < 2 && s.off < len(s.src) && s.res.err == nil {
+			s.step()
+		}
+	}
+	if s.head < len(s.pending) {
+		s.head++
+		return s.pending[s.head-1], nil
+	}
+	if s.res.err != nil {
+		return lexer.Token{}, s.res.err
+	}
 	s.res.eof = s.position()
-	return s.res
+	return lexer.EOFToken(s.res.eof), nil
 }
 
 func (s *scanner) position() lexer.Position {
@@ -138,8 +169,12 @@ func (s *scanner) fail(start lexer.Position, format string, args ...any) {
 }
 
 func (s *scanner) emit(typ lexer.TokenType, value string, start lexer.Position) {
-	s.res.tokens = append(s.res.tokens, lexer.Token{Type: typ, Value: value, Pos: start})
-	s.res.ends = append(s.res.ends, s.langPos())
+	if len(s.res.ends) == s.budget {
+		s.res.err = tooBig(len(s.src), start, len(s.res.ends), s.opts)
+		return
+	}
+	s.pending = append(s.pending, lexer.Token{Type: typ, Value: value, Pos: start})
+	s.res.ends = append(s.res.ends, int32(s.off))
 }
 
 // threeChar and twoChar list the multi-character punctuation, longest first.
@@ -150,32 +185,31 @@ var (
 
 const oneChar = ",.{}[]()+-*/=<>&|"
 
-func (s *scanner) run() {
-	for s.off < len(s.src) && s.res.err == nil {
-		c := s.src[s.off]
-		start := s.position()
-		switch {
-		case c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v':
+// step scans white space, a comment or one token.
+func (s *scanner) step() {
+	c := s.src[s.off]
+	start := s.position()
+	switch {
+	case c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v':
+		s.advance()
+	case c == '#':
+		begin := s.off
+		for s.off < len(s.src) && s.src[s.off] != '\n' {
 			s.advance()
-		case c == '#':
-			begin := s.off
-			for s.off < len(s.src) && s.src[s.off] != '\n' {
-				s.advance()
-			}
-			text := strings.TrimRight(string(s.src[begin:s.off]), " \t\r")
-			s.res.comments = append(s.res.comments, &lang.Comment{
-				Span: lang.Span{Start: toLangPos(start), End: s.langPos()},
-				Text: text,
-			})
-		case c == '"':
-			s.scanString(start)
-		case c >= '0' && c <= '9':
-			s.scanInt(start)
-		case isLetter(c) || c >= utf8.RuneSelf:
-			s.scanWord(start)
-		default:
-			s.scanPunct(start)
 		}
+		text := strings.TrimRight(s.text[begin:s.off], " \t\r")
+		s.res.comments = append(s.res.comments, &lang.Comment{
+			Span: lang.Span{Start: toLangPos(start), End: s.langPos()},
+			Text: text,
+		})
+	case c == '"':
+		s.scanString(start)
+	case c >= '0' && c <= '9':
+		s.scanInt(start)
+	case isLetter(c) || c >= utf8.RuneSelf:
+		s.scanWord(start)
+	default:
+		s.scanPunct(start)
 	}
 }
 
@@ -261,7 +295,7 @@ func (s *scanner) scanWord(start lexer.Position) {
 		s.emit(tokIdent, strings.ToLower(string(word)), start)
 		return
 	}
-	s.emit(tokIdent, string(word), start)
+	s.emit(tokIdent, s.text[begin:s.off], start)
 }
 
 // expressionKeywords can begin an expression, so a '-' before them stays a
@@ -271,19 +305,19 @@ func (s *scanner) scanWord(start lexer.Position) {
 var expressionKeywords = map[string]bool{"REAL": true, "NOT": true, "MY": true}
 
 func (s *scanner) dropHyphenBefore(kw string) {
-	n := len(s.res.tokens)
-	if n == 0 {
+	n := len(s.pending)
+	if n == s.head {
 		return
 	}
-	prev := s.res.tokens[n-1]
+	prev := s.pending[n-1]
 	if prev.Type != tokPunct || prev.Value != "-" {
 		return
 	}
 	if expressionKeywords[kw] || (isFunctionKeyword(kw) && s.nextNonSpace() == '(') {
 		return
 	}
-	s.res.tokens = s.res.tokens[:n-1]
-	s.res.ends = s.res.ends[:n-1]
+	s.pending = s.pending[:n-1]
+	s.res.ends = s.res.ends[:len(s.res.ends)-1]
 }
 
 func (s *scanner) nextNonSpace() byte {
@@ -327,7 +361,7 @@ func (s *scanner) scanInt(start lexer.Position) {
 			s.advance()
 		}
 	}
-	text := string(s.src[begin:s.off])
+	text := s.text[begin:s.off]
 	if _, err := lang.IntLiteralValue(text); err != nil {
 		s.fail(start, "%v", err)
 		s.res.err.Hint = "integers are 64-bit: at most 9223372036854775807 (about 8E18)"
@@ -369,7 +403,7 @@ func (s *scanner) scanString(start lexer.Position) {
 		}
 		s.advance()
 	}
-	s.emit(tokString, string(s.src[begin:s.off]), start)
+	s.emit(tokString, s.text[begin:s.off], start)
 }
 
 // unquote decodes a raw string token: \n \t \r \" \\ are escapes, a

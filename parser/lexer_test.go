@@ -7,9 +7,22 @@ import (
 	"github.com/parley-hpc/parley/lang"
 )
 
+// scan reads all of src's tokens into a scanResult, as Parse hands them
+// to participle.
+func scan(file string, src []byte, opts Options) *scanResult {
+	s := newScanner(file, src, opts)
+	for {
+		t, err := s.Next()
+		if err != nil || t.EOF() {
+			return s.res
+		}
+		s.res.tokens = append(s.res.tokens, t)
+	}
+}
+
 // tokenText renders tokens as "type:value" for comparison.
 func tokenText(src string) (string, string) {
-	res := scan("t", []byte(src))
+	res := scan("t", []byte(src), Options{})
 	var parts []string
 	for _, tok := range res.tokens {
 		kind := map[int]string{int(tokKeyword): "K", int(tokIdent): "I", int(tokInt): "N", int(tokString): "S", int(tokPunct): "P"}[int(tok.Type)]
@@ -82,7 +95,7 @@ func TestStrings(t *testing.T) {
 		{"\"real\nnewline\"", "real\nnewline"},
 	}
 	for _, tt := range tests {
-		res := scan("t", []byte(tt.src))
+		res := scan("t", []byte(tt.src), Options{})
 		if res.err != nil || len(res.tokens) != 1 {
 			t.Errorf("%q: %v", tt.src, res.err)
 			continue
@@ -92,7 +105,7 @@ func TestStrings(t *testing.T) {
 		}
 	}
 	// An unknown escape is dropped with a warning, as in coNCePTuaL.
-	res := scan("t", []byte(`"a\qb"`))
+	res := scan("t", []byte(`"a\qb"`), Options{})
 	if res.err != nil || len(res.warnings) != 1 || unquote(res.tokens[0].Value) != "ab" {
 		t.Errorf(`"a\qb": err %v, warnings %v`, res.err, res.warnings)
 	}

@@ -22,10 +22,16 @@ var grammar = participle.MustBuild[gProgram](
 	participle.UseLookahead(participle.MaxLookahead),
 )
 
-// Parse parses one source file. It returns the syntax tree (nil if the file
-// could not be parsed) and every diagnostic found: lexical and syntax errors
-// with positions and hints, and warnings. Parse never panics on bad input.
-func Parse(file string, src []byte) (prog *lang.Program, diags lang.Diagnostics) {
+// Parse parses one source file with the default Options. It returns the
+// syntax tree (nil if the file could not be parsed) and every diagnostic
+// found: lexical and syntax errors with positions and hints, and warnings.
+// Parse never panics on bad input.
+func Parse(file string, src []byte) (*lang.Program, lang.Diagnostics) {
+	return ParseWith(file, src, Options{})
+}
+
+// ParseWith is Parse with options.
+func ParseWith(file string, src []byte, opts Options) (prog *lang.Program, diags lang.Diagnostics) {
 	defer func() {
 		if r := recover(); r != nil {
 			// A panic here is a bug in Parley, not in the program; report it
@@ -38,14 +44,20 @@ func Parse(file string, src []byte) (prog *lang.Program, diags lang.Diagnostics)
 			})
 		}
 	}()
-	res := scan(file, src)
+	sc := newScanner(file, src, opts)
+	res := sc.res
+	peek, err := lexer.Upgrade(sc)
 	diags = append(diags, res.warnings...)
 	if res.err != nil {
 		return nil, append(diags, *res.err)
 	}
-	peek, err := lexer.Upgrade(newTokenStream(res))
 	if err != nil {
 		return nil, append(diags, lang.Diagnostic{Pos: lang.Pos{File: file}, Severity: lang.Error, Msg: err.Error()})
+	}
+	// The scanner handed its tokens over; participle's copy is the only one.
+	res.tokens = peek.Range(0, lexer.RawCursor(len(res.ends)))
+	if d := checkNesting(src, res); d != nil {
+		return nil, append(diags, *d)
 	}
 	g, err := grammar.ParseFromLexer(peek)
 	if err != nil {
@@ -58,8 +70,13 @@ func Parse(file string, src []byte) (prog *lang.Program, diags lang.Diagnostics)
 	return prog, diags
 }
 
-// ParseFile reads and parses a file.
+// ParseFile reads and parses a file with the default Options; a file too
+// big to parse within them is refused before it is read.
 func ParseFile(path string) (*lang.Program, lang.Diagnostics, error) {
+	if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() && tokenBudget(int(fi.Size()), Options{}) < 0 {
+		start := lexer.Position{Filename: path, Line: 1, Column: 1}
+		return nil, lang.Diagnostics{*tooBig(int(fi.Size()), start, 0, Options{})}, nil
+	}
 	src, err := os.ReadFile(path)
 	if err != nil {
 		return nil, nil, fmt.Errorf("reading program: %w", err)
@@ -98,7 +115,7 @@ func syntaxError(src []byte, res *scanResult, err error) lang.Diagnostic {
 	index := -1
 	for i, t := range res.tokens {
 		if t.Pos.Offset == tok.Pos.Offset {
-			d.End, index = res.ends[i], i
+			d.End, index = res.end(i), i
 			break
 		}
 	}
@@ -124,7 +141,7 @@ func syntaxError(src []byte, res *scanResult, err error) lang.Diagnostic {
 func reservedName(src []byte, res *scanResult, index int) (string, bool) {
 	toks := res.tokens
 	text := func(i int) string {
-		return lang.SourceText(src, lang.Span{Start: toLangPos(toks[i].Pos), End: res.ends[i]})
+		return lang.SourceText(src, lang.Span{Start: toLangPos(toks[i].Pos), End: res.end(i)})
 	}
 	// A parameter named by a keyword: the error comes at IS "...".
 	if toks[index].Value == "ARE" && index > 0 && toks[index-1].Type == tokKeyword &&

@@ -7,28 +7,67 @@ import "iter"
 // are shared with the trace: callers must not modify them.
 func (t *Trace) Events(rank int) iter.Seq[*Event] {
 	return func(yield func(*Event) bool) {
-		runs := map[*Site]int64{}
-		expand(t.Ranks[rank].Body, runs, yield)
-	}
-}
-
-// expand yields body's events; it returns false once yield has.
-func expand(body []Node, runs map[*Site]int64, yield func(*Event) bool) bool {
-	for _, n := range body {
-		switch {
-		case n.Site != nil:
-			k := runs[n.Site]
-			runs[n.Site] = k + 1
-			if !yield(&n.Site.Events[k%int64(len(n.Site.Events))]) {
-				return false
-			}
-		case n.Loop != nil:
-			for i := int64(0); i < n.Loop.Count; i++ {
-				if !expand(n.Loop.Body, runs, yield) {
-					return false
-				}
+		c := t.cursor(rank)
+		for e := c.next(); e != nil; e = c.next() {
+			if !yield(e) {
+				return
 			}
 		}
 	}
-	return true
+}
+
+// eventCursor walks one rank's events, as Events yields them, keeping its
+// place in an explicit stack of loops. The matcher holds one per rank:
+// iter.Pull's coroutine per rank cost a trace of a million ranks gigabytes
+// of goroutine stacks, for ranks that mostly do nothing.
+type eventCursor struct {
+	stack []cursorFrame
+	runs  map[*Site]int64 // executions of each site so far
+}
+
+// cursorFrame is a place in a body: the top level of the rank's calls, or
+// a loop with left iterations to go after the current one.
+type cursorFrame struct {
+	body []Node
+	i    int
+	left int64
+}
+
+// cursor starts a walk over rank's events; a rank without any costs no
+// more than the cursor itself.
+func (t *Trace) cursor(rank int) eventCursor {
+	if len(t.Ranks[rank].Body) == 0 {
+		return eventCursor{}
+	}
+	return eventCursor{stack: []cursorFrame{{body: t.Ranks[rank].Body}}}
+}
+
+// next returns the next event, or nil after the last.
+func (c *eventCursor) next() *Event {
+	for len(c.stack) > 0 {
+		f := &c.stack[len(c.stack)-1]
+		if f.i == len(f.body) {
+			if f.left > 0 {
+				f.left--
+				f.i = 0
+			} else {
+				c.stack = c.stack[:len(c.stack)-1]
+			}
+			continue
+		}
+		n := f.body[f.i]
+		f.i++
+		switch {
+		case n.Site != nil:
+			if c.runs == nil {
+				c.runs = map[*Site]int64{}
+			}
+			k := c.runs[n.Site]
+			c.runs[n.Site] = k + 1
+			return &n.Site.Events[k%int64(len(n.Site.Events))]
+		case n.Loop != nil && n.Loop.Count > 0:
+			c.stack = append(c.stack, cursorFrame{body: n.Loop.Body, left: n.Loop.Count - 1})
+		}
+	}
+	return nil
 }

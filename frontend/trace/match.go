@@ -2,7 +2,6 @@ package trace
 
 import (
 	"fmt"
-	"iter"
 	"slices"
 	"sort"
 	"strings"
@@ -72,7 +71,6 @@ func MatchEager(t *Trace, eager int64, emit func(rank int, e *Event)) (*Matched,
 	attempt := func(sameSize bool, emit func(int, *Event)) (*Matched, error) {
 		m := newMatcher(t, emit)
 		m.eager, m.sameSize = eager, sameSize
-		defer m.stop()
 		return m.run()
 	}
 	// The traversal is cheap next to the memory of keeping every event,
@@ -110,11 +108,11 @@ type posted struct {
 	ev       *Event
 }
 
-// rankState is one rank's traversal.
+// rankState is one rank's traversal. Its maps are made when first
+// written: most ranks of a large trace need few of them.
 type rankState struct {
 	id      int
-	next    func() (*Event, bool)
-	stop    func()
+	events  eventCursor
 	cur     *Event // the call the rank is in, or nil to fetch the next one
 	blocked bool   // cur cannot complete yet
 	done    bool
@@ -141,7 +139,7 @@ type collKey struct{ comm, seq int }
 type matcher struct {
 	t     *Trace
 	emit  func(int, *Event)
-	ranks []*rankState
+	ranks []rankState
 	coll  map[collKey]*collective
 	res   Matched
 	eager int64
@@ -154,24 +152,18 @@ type matcher struct {
 func newMatcher(t *Trace, emit func(int, *Event)) *matcher {
 	m := &matcher{t: t, emit: emit, coll: map[collKey]*collective{}, held: map[int]bool{}}
 	m.res.Unwaited = make([]int, t.NumRanks)
-	for r := range t.NumRanks {
-		next, stop := iter.Pull(t.Events(r))
-		m.ranks = append(m.ranks, &rankState{id: r, next: next, stop: stop,
-			reqs: map[int]*request{}, colls: map[int]int{}, pending: map[*Event]bool{}})
+	m.ranks = make([]rankState, t.NumRanks)
+	for r := range m.ranks {
+		m.ranks[r] = rankState{id: r, events: t.cursor(r)}
 	}
 	return m
-}
-
-func (m *matcher) stop() {
-	for _, rs := range m.ranks {
-		rs.stop()
-	}
 }
 
 func (m *matcher) run() (*Matched, error) {
 	for {
 		progress, alive := false, false
-		for _, rs := range m.ranks {
+		for i := range m.ranks {
+			rs := &m.ranks[i]
 			moved, err := m.advance(rs)
 			if err != nil {
 				return nil, err
@@ -188,7 +180,8 @@ func (m *matcher) run() (*Matched, error) {
 	}
 	for m.resolveWildcard() {
 	}
-	for _, rs := range m.ranks {
+	for i := range m.ranks {
+		rs := &m.ranks[i]
 		if len(rs.unexp) > 0 {
 			msg := rs.unexp[0]
 			return nil, fmt.Errorf("%s: rank %d's %s was never received by rank %d (%d such messages)", msg.ev.Pos, msg.sender.id, msg.ev, rs.id, len(rs.unexp))
@@ -218,8 +211,8 @@ func (m *matcher) advance(rs *rankState) (bool, error) {
 			rs.cur, rs.blocked = nil, false
 			moved = true
 		}
-		e, ok := rs.next()
-		if !ok {
+		e := rs.events.next()
+		if e == nil {
 			rs.done = true
 			return true, nil
 		}
@@ -331,6 +324,9 @@ func (m *matcher) issue(rs *rankState, e *Event) error {
 			return fmt.Errorf("%s: rank %d calls %s on a communicator it is not a member of", e.Pos, rs.id, e.Op)
 		}
 		seq := rs.colls[c]
+		if rs.colls == nil {
+			rs.colls = map[int]int{}
+		}
 		rs.colls[c] = seq + 1
 		k := collKey{c, seq}
 		call := m.coll[k]
@@ -357,13 +353,16 @@ func (m *matcher) issue(rs *rankState, e *Event) error {
 
 // nonblocking records a nonblocking call's request.
 func (m *matcher) nonblocking(rs *rankState, q *request) {
+	if rs.reqs == nil {
+		rs.reqs = map[int]*request{}
+	}
 	rs.reqs[rs.issued] = q
 	rs.issued++
 }
 
 // send delivers rs's send e to its destination.
 func (m *matcher) send(rs *rankState, e *Event, q *request) {
-	dst := m.ranks[e.Peer]
+	dst := &m.ranks[e.Peer]
 	dst.unexp = append(dst.unexp, &message{src: rs.id, tag: e.Tag, req: q, sender: rs, ev: e, seq: m.sent})
 	m.sent++
 	// Only the new message can pair: it takes its first matching receive
@@ -391,6 +390,9 @@ func (m *matcher) heldBefore(rs *rankState, i, src int) bool {
 // recv posts rs's receive e.
 func (m *matcher) recv(rs *rankState, e, out *Event, q *request) {
 	if e.Peer == AnySource || e.Tag == AnyTag {
+		if rs.pending == nil {
+			rs.pending = map[*Event]bool{}
+		}
 		rs.pending[out] = true
 	}
 	rs.recvs = append(rs.recvs, &posted{src: e.Peer, tag: e.Tag, req: q, out: out, ev: e})
@@ -464,7 +466,8 @@ func (m *matcher) pair(rs *rankState, i, j int) {
 func (m *matcher) resolveWildcard() bool {
 	var best *rankState
 	bi, bj := 0, 0
-	for _, rs := range m.ranks {
+	for i := range m.ranks {
+		rs := &m.ranks[i]
 		if len(rs.pending) == 0 {
 			continue
 		}
@@ -586,7 +589,8 @@ func cycleString(c []int) string {
 func (m *matcher) deadlock() error {
 	waitsFor := map[int][]int{}
 	blocked := map[int]string{}
-	for _, rs := range m.ranks {
+	for i := range m.ranks {
+		rs := &m.ranks[i]
 		if rs.done || rs.cur == nil {
 			continue
 		}
@@ -598,7 +602,8 @@ func (m *matcher) deadlock() error {
 			blocked[rs.id] = fmt.Sprintf("is blocked in %s (%s) until rank %d posts its receive", e, e.Pos, e.Peer)
 		case e.Op == Recv:
 			if e.Peer == AnySource {
-				for _, o := range m.ranks {
+				for j := range m.ranks {
+					o := &m.ranks[j]
 					if o != rs && !o.done {
 						on = append(on, o.id)
 					}
@@ -645,7 +650,8 @@ func (m *matcher) waitPeers(rs *rankState) []int {
 		for _, p := range rs.recvs {
 			if p.req == q {
 				if p.src == AnySource {
-					for _, o := range m.ranks {
+					for i := range m.ranks {
+						o := &m.ranks[i]
 						if o != rs && !o.done {
 							add(o.id)
 						}
@@ -655,7 +661,8 @@ func (m *matcher) waitPeers(rs *rankState) []int {
 				}
 			}
 		}
-		for _, o := range m.ranks {
+		for i := range m.ranks {
+			o := &m.ranks[i]
 			for _, msg := range o.unexp {
 				if msg.req == q {
 					add(o.id)

@@ -2,6 +2,7 @@ package trace
 
 import (
 	"errors"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -176,5 +177,23 @@ func BenchmarkMatchWildcards(b *testing.B) {
 		if _, err := Match(tr, func(int, *Event) {}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestMatchHoldsNoGoroutinePerRank: the traversal walks each rank's calls
+// with a cursor of its own, not a coroutine (iter.Pull), whose stack cost
+// a trace of a million ranks gigabytes even when few of them did anything.
+func TestMatchHoldsNoGoroutinePerRank(t *testing.T) {
+	const n = 4096
+	tr := build(n, map[int][]Event{
+		0:     {{Op: Send, Peer: n - 1, Count: 1, TypeSize: 8}},
+		n - 1: {{Op: Recv, Peer: 0, Count: 1, TypeSize: 8}},
+	})
+	most := 0
+	if _, err := Match(tr, func(int, *Event) { most = max(most, runtime.NumGoroutine()) }); err != nil {
+		t.Fatal(err)
+	}
+	if most > 100 {
+		t.Errorf("%d goroutines while matching %d ranks", most, n)
 	}
 }

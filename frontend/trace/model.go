@@ -84,11 +84,18 @@ type Event struct {
 	// the rank's most recent nonblocking call (Isend or Irecv), 2 the one
 	// before, and so on.
 	Waits []int
-	// Amount is the computation of a Compute event, in Trace.TimeUnit.
+	// Amount is the computation of a Compute event, in Trace.TimeUnit:
+	// finite, non-negative and below MaxAmount.
 	Amount float64
 	// Pos is where the event comes from in the trace.
 	Pos Pos
 }
+
+// MaxAmount bounds a Compute event's Amount, and the computation between
+// two calls of a rank: a lowered program computes it as an integer, which
+// is 64 bits. Readers refuse larger amounts where they read them, rather
+// than let them become a meaningless integer.
+const MaxAmount = 1 << 63
 
 // Bytes is the size of the event's message: Count elements of TypeSize
 // bytes.

@@ -442,6 +442,15 @@ func TestReadPaths(t *testing.T) {
 		{"meta disagrees", func(dir string) error {
 			return os.WriteFile(filepath.Join(dir, stamp+".meta"), []byte("hostname=vm\nnumprocs=8\n"), 0o644)
 		}, "", "%s/" + stamp + ".meta:2:10: numprocs=8, but 4 rank files " + stamp + "-NNNN were found: expected one per rank"},
+		// A trace cannot declare ranks it has no file for: a file of rank
+		// 2^20-1 beside ranks 0-2, or numprocs of a million, is refused
+		// without allocating for the ranks between.
+		{"huge rank", func(dir string) error {
+			return os.Rename(filepath.Join(dir, stamp+"-0003.txt"), filepath.Join(dir, stamp+"-1048575.txt"))
+		}, "", "%s: rank 3's file is missing (expected " + stamp + "-0003.txt next to " + stamp + "-1048575.txt)"},
+		{"huge numprocs", func(dir string) error {
+			return os.WriteFile(filepath.Join(dir, stamp+".meta"), []byte("numprocs=1048576\n"), 0o644)
+		}, "", "%s/" + stamp + ".meta:1:10: numprocs=1048576, but 4 rank files " + stamp + "-NNNN were found: expected one per rank"},
 		{"two traces", func(dir string) error {
 			return os.WriteFile(filepath.Join(dir, "other-0000.txt"), []byte(rec("MPI_Finalize", 1, 2)), 0o644)
 		}, "", "%s holds several traces (" + stamp + "-NNNN.txt, other-NNNN.txt): pass one of their files"},

@@ -56,5 +56,5 @@
 // counts: one traced instruction is one flop, so the machine model's flop
 // rate prices it; the header gives the totals before and after rounding.
 //
-// It imports frontend/trace, parser and lang.
+// It imports frontend/trace, parser, lang and internal/memlimit.
 package lower

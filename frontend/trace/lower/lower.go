@@ -16,6 +16,12 @@ import (
 type Options struct {
 	// Name is the trace's name, quoted in the program's header comment.
 	Name string
+	// MaxMemory bounds the memory of lowering, in bytes: a trace whose
+	// estimate is larger is refused, with the estimate, before anything
+	// is allocated per rank. 0 means half the physical memory (4 GiB where
+	// it cannot be read); the command line's --max-memory sets it. The
+	// generated program is parsed within the same limit.
+	MaxMemory int64
 }
 
 // Result is a lowered program and what the lowering learned on the way.
@@ -47,10 +53,13 @@ func Lower(t *trace.Trace, opts Options) (*Result, error) {
 	if t.NumRanks < 1 {
 		return nil, fmt.Errorf("the trace has no ranks")
 	}
+	if err := checkMemory(t, opts); err != nil {
+		return nil, err
+	}
 	l := &lowerer{t: t, syms: map[sym]int32{}, shapes: map[sym]int32{}}
 	l.ranks = make([]*rankState, t.NumRanks)
 	for r := range l.ranks {
-		l.ranks[r] = &rankState{comp: trace.NewSymbolCompressor(0)}
+		l.ranks[r] = &rankState{}
 	}
 	// The first pass folds each rank's calls; computation is folded as a
 	// bare "compute here", so that iterations that differ only in their
@@ -64,7 +73,9 @@ func Lower(t *trace.Trace, opts Options) (*Result, error) {
 	pairs := map[[2]int]bool{}
 	for r, rs := range l.ranks {
 		res.PartialWaits += rs.partial
-		folded[r] = rs.comp.Finish()
+		if rs.comp != nil {
+			folded[r] = rs.comp.Finish()
+		}
 		l.addPairs(pairs, r, folded[r])
 	}
 	l.mesh = stencilMesh(pairs, t.NumRanks)
@@ -101,7 +112,7 @@ func Lower(t *trace.Trace, opts Options) (*Result, error) {
 	if l.err != nil {
 		return nil, l.err
 	}
-	prog, diags := parser.Parse(opts.Name+".parley", src)
+	prog, diags := parser.ParseWith(opts.Name+".parley", src, parser.Options{MaxMemory: opts.MaxMemory})
 	if diags.HasErrors() {
 		return nil, fmt.Errorf("lower: the generated program does not parse (a bug in parley lower): %v\n%s", diags, src)
 	}
@@ -118,7 +129,7 @@ func Lower(t *trace.Trace, opts Options) (*Result, error) {
 func (l *lowerer) pass(trees [][]*item) (*trace.Matched, error) {
 	l.tracedCompute = 0
 	for r, rs := range l.ranks {
-		*rs = rankState{comp: rs.comp, outstanding: map[int]bool{}}
+		*rs = rankState{comp: rs.comp}
 		if trees != nil {
 			rs.comp, rs.cursor = nil, newCursor(trees[r])
 		}
@@ -189,7 +200,9 @@ type lowerer struct {
 	err            error
 }
 
-// rankState is one rank's calls on their way into its compressor.
+// rankState is one rank's calls on their way into its compressor. The
+// compressor and the map are made when first needed: most ranks of a
+// large trace may do little or nothing.
 type rankState struct {
 	comp        *trace.SymbolCompressor // the first pass's
 	cursor      *cursor                 // the second pass's
@@ -294,6 +307,14 @@ func (l *lowerer) add(r int, e *trace.Event) error {
 		if rs.pendingPos == (trace.Pos{}) {
 			rs.pendingPos = e.Pos
 		}
+		if rs.pending >= trace.MaxAmount {
+			unit := "flops"
+			if l.t.TimeUnit == trace.Microseconds {
+				unit = "microseconds"
+			}
+			return fmt.Errorf("%s: rank %d computes %.4g %s between two calls (from %s on), more than a program's 64-bit integers hold",
+				e.Pos, r, rs.pending, unit, rs.pendingPos)
+		}
 		return nil
 	case e.Op.IsP2P():
 		s.off = ((e.Peer-r)%n + n) % n
@@ -302,6 +323,9 @@ func (l *lowerer) add(r int, e *trace.Event) error {
 			s.tag = 0
 		}
 		if e.Op.IsAsync() {
+			if rs.outstanding == nil {
+				rs.outstanding = map[int]bool{}
+			}
 			rs.outstanding[rs.issued] = true
 			rs.issued++
 		}
@@ -349,6 +373,9 @@ func (l *lowerer) add(r int, e *trace.Event) error {
 // moves the rank's cursor over it and adds amount there.
 func (l *lowerer) push(rs *rankState, id int32, amount float64) error {
 	if rs.cursor == nil {
+		if rs.comp == nil {
+			rs.comp = trace.NewSymbolCompressor(0)
+		}
 		rs.comp.Push(id)
 		return nil
 	}

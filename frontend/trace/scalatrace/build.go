@@ -72,25 +72,42 @@ func Sniff(head []byte) bool {
 	return bytes.HasPrefix(bytes.TrimLeft(head, " \t\r\n"), []byte("RANKS:"))
 }
 
-// Read reads the ScalaTrace trace in the file at path.
-func Read(path string) (*trace.Trace, error) {
+// Options tune reading.
+type Options struct {
+	// MaxMemory bounds the memory of the trace read, in bytes: a file of
+	// a few lines can give a million ranks a call each, so a trace whose
+	// ranks' calls would take more is refused, with the estimate, before
+	// they are built. 0 means half the physical memory (4 GiB where it
+	// cannot be read); the command line's --max-memory sets it.
+	MaxMemory int64
+}
+
+// Read reads the ScalaTrace trace in the file at path with the default
+// Options.
+func Read(path string) (*trace.Trace, error) { return ReadWith(path, Options{}) }
+
+// ReadWith is Read with options.
+func ReadWith(path string, opts Options) (*trace.Trace, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return Parse(path, f)
+	return ParseWith(path, f, opts)
 }
 
-// Parse reads a ScalaTrace trace from r; name is the file name errors
-// give.
-func Parse(name string, r io.Reader) (*trace.Trace, error) {
+// Parse reads a ScalaTrace trace from r with the default Options; name is
+// the file name errors give.
+func Parse(name string, r io.Reader) (*trace.Trace, error) { return ParseWith(name, r, Options{}) }
+
+// ParseWith is Parse with options.
+func ParseWith(name string, r io.Reader, opts Options) (*trace.Trace, error) {
 	recs, err := parse(name, r)
 	if err != nil {
 		return nil, err
 	}
-	b := &builder{name: name, recs: recs, memo: map[*values][]bool{}}
-	return b.build()
+	b := &builder{name: name, recs: recs, memo: map[*values][]int32{}}
+	return b.build(opts)
 }
 
 // builder turns records into each rank's sequence.
@@ -98,17 +115,16 @@ type builder struct {
 	name string
 	recs []*record
 	n    int
-	unit int   // which COMP statistic to use: 0 4b, 1 4c
-	comm int64 // the one communicator handle the trace uses, or -1
-	memo map[*values][]bool
-	in   [][]bool // in[i][r]: record i lists rank r
+	unit int                 // which COMP statistic to use: 0 4b, 1 4c
+	comm int64               // the one communicator handle the trace uses, or -1
+	memo map[*values][]int32 // each rank list's members, once needed
 }
 
 func (b *builder) errorf(line, col int, format string, args ...any) error {
 	return trace.Errorf(b.name, line, col, format, args...)
 }
 
-func (b *builder) build() (*trace.Trace, error) {
+func (b *builder) build(opts Options) (*trace.Trace, error) {
 	top := int64(-1)
 	b.comm = -1
 	// Computation is in microseconds if every record that has COMP lines
@@ -135,21 +151,24 @@ func (b *builder) build() (*trace.Trace, error) {
 		return nil, b.errorf(b.recs[0].line, 1, "some records time their computation (COMP 4b) and others count instructions (COMP 4c); a trace needs one or the other throughout")
 	}
 	b.n = int(top + 1)
-	b.in = make([][]bool, len(b.recs))
-	for i, rec := range b.recs {
-		b.in[i] = rec.ranks.members(b.n)
+	if err := b.checkMemory(opts); err != nil {
+		return nil, err
+	}
+	// Each rank's records, in file order, gathered from the records' rank
+	// lists: the work and memory follow the ranks each record names, not
+	// records times ranks.
+	recsOf := make([][]*record, b.n)
+	for _, rec := range b.recs {
+		for _, r := range rec.ranks.members() {
+			recsOf[r] = append(recsOf[r], rec)
+		}
 	}
 	t := &trace.Trace{Format: "scalatrace", NumRanks: b.n, Ranks: make([]trace.Rank, b.n), Comms: [][]int{nil}}
 	if b.unit == 1 {
 		t.TimeUnit = trace.Instructions
 	}
-	for r := range b.n {
-		var mine []*record
-		for i, rec := range b.recs {
-			if b.in[i][r] {
-				mine = append(mine, rec)
-			}
-		}
+	for r, mine := range recsOf {
+		recsOf[r] = nil
 		rb := &rankBuilder{b: b, r: r, recs: mine}
 		body, err := rb.seq(0, len(mine))
 		if err != nil {
@@ -203,11 +222,11 @@ func (rb *rankBuilder) loopsAt(k int) ([]loopAt, error) {
 	rec := rb.recs[k]
 	var ls []loopAt
 	for _, spec := range rec.loops {
-		it := findValues(spec.iter, rb.r, rb.b.n, rb.b.memo)
+		it := findValues(spec.iter, rb.r, rb.b.memo)
 		if it == nil {
 			continue
 		}
-		m := findValues(spec.mem, rb.r, rb.b.n, rb.b.memo)
+		m := findValues(spec.mem, rb.r, rb.b.memo)
 		if m == nil {
 			return nil, rb.b.errorf(spec.line, 1, "LOOP%d gives rank %d an iteration count but no mem", spec.depth, rb.r)
 		}
@@ -330,7 +349,7 @@ func (rb *rankBuilder) events(rec *record, op trace.Op) ([]trace.Event, error) {
 		if !ok {
 			return nil, b.errorf(rec.opLine, rec.opCol, "EVENT%d (%s) has no %s parameter (%x)", rec.event, op, name, code)
 		}
-		g := findValues(gs, rb.r, b.n, b.memo)
+		g := findValues(gs, rb.r, b.memo)
 		if g == nil {
 			return nil, b.errorf(gs[0].line, gs[0].col, "parameter %s (%x) of EVENT%d has no value for rank %d", name, code, rec.event, rb.r)
 		}

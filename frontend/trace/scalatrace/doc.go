@@ -48,5 +48,6 @@
 // giving each execution the same share. COMM lines (time inside MPI) are
 // not used; the network model predicts it.
 //
-// It imports only the standard library and frontend/trace.
+// It imports only the standard library, frontend/trace and
+// internal/memlimit.
 package scalatrace

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/parley-hpc/parley/frontend/trace"
 )
 
 // FuzzParse: no input makes the reader panic or hang; whatever it
@@ -25,7 +27,10 @@ func FuzzParse(f *testing.F) {
 		}
 		n := 0
 		for r := range tr.NumRanks {
-			for range tr.Events(r) {
+			for e := range tr.Events(r) {
+				if e.Op == trace.Compute && !(e.Amount >= 0 && e.Amount < trace.MaxAmount) {
+					t.Fatalf("rank %d: compute %v", r, e.Amount)
+				}
 				if n++; n > 1<<16 {
 					return
 				}

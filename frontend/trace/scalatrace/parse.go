@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -51,7 +52,7 @@ type values struct {
 }
 
 // find returns the values for rank r, or nil.
-func findValues(groups []values, r int, n int, memo map[*values][]bool) *values {
+func findValues(groups []values, r int, memo map[*values][]int32) *values {
 	for i := range groups {
 		g := &groups[i]
 		if g.ranks == nil {
@@ -59,10 +60,10 @@ func findValues(groups []values, r int, n int, memo map[*values][]bool) *values 
 		}
 		in, ok := memo[g]
 		if !ok {
-			in = g.ranks.members(n)
+			in = g.ranks.members()
 			memo[g] = in
 		}
-		if in[r] {
+		if _, found := slices.BinarySearch(in, int32(r)); found {
 			return g
 		}
 	}

@@ -1,5 +1,7 @@
 package scalatrace
 
+import "slices"
+
 // maxRanks bounds the rank numbers a trace may name, so that a damaged
 // rank list cannot make the reader allocate without bound.
 const maxRanks = 1 << 20
@@ -103,15 +105,28 @@ func (rl rankList) max() int64 {
 	return m
 }
 
-// members returns the list as a membership table over n ranks.
-func (rl rankList) members(n int) []bool {
-	in := make([]bool, n)
+// size is the number of ranks the list names, a rank in two of its
+// groups counted twice.
+func (rl rankList) size() int64 {
+	total := int64(0)
 	for _, g := range rl {
-		g.each(func(r int) {
-			if r < n {
-				in[r] = true
-			}
-		})
+		size := int64(1)
+		for _, d := range g.dims {
+			size *= d[0]
+		}
+		total += size
 	}
-	return in
+	return total
+}
+
+// members returns the ranks in the list, ascending, each once. A list
+// costs its size, not a table over every rank of the trace: a trace
+// declaring a million ranks may name few of them in most lists.
+func (rl rankList) members() []int32 {
+	out := make([]int32, 0, rl.size())
+	for _, g := range rl {
+		g.each(func(r int) { out = append(out, int32(r)) })
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }

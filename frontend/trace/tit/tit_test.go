@@ -342,8 +342,13 @@ func TestErrors(t *testing.T) {
 		{"0 Isend 1 10\n0 wait\n0 wait\n1 init\n", `t.tit:3:3: wait with no outstanding Isend or Irecv on rank 0`},
 		{"0 send 0 0 10 99\n", `t.tit:1:15: datatype id 99 is not one of SimGrid's predefined datatypes`},
 		{"0 send 0 0 10 x\n", `t.tit:1:15: "x" is not a datatype id`},
-		{"0 compute -5\n", `t.tit:1:11: compute needs a non-negative number of flops, found "-5"; expected RANK compute FLOPS`},
+		{"0 compute -5\n", `t.tit:1:11: compute needs a non-negative number of flops below 2^63 (9.2e18), found "-5"; expected RANK compute FLOPS`},
 		{"0 compute 1e999\n", `t.tit:1:11: compute needs a non-negative number of flops`},
+		// Finite, but no integer of a lowered program holds it: it was
+		// dropped without a word.
+		{"0 compute 1e300\n", `t.tit:1:11: compute needs a non-negative number of flops below 2^63 (9.2e18), found "1e300"`},
+		{"0 compute 9223372036854775808\n", `t.tit:1:11: compute needs a non-negative number of flops below 2^63`},
+		{"0 allreduce 10 1e19\n", `t.tit:1:16: allreduce needs a non-negative number of flops below 2^63`},
 		{"0 init\n1 init\n0 gatherv 1 2\n", `t.tit:3:15: gatherv needs at least 3 arguments, found 2; expected RANK gatherv SEND R0 R1 [ROOT [DATATYPE1 [DATATYPE2]]] (one count per rank)`},
 		{"0 init\n1 init\n0 gatherv 1 2 1.5\n", `t.tit:3:15: gatherv needs non-negative integer counts, found "1.5"`},
 		{"0 bcast 1e20\n", `t.tit:1:9: bcast needs a size between 0 and 1099511627776, found "1e20"`},

@@ -210,11 +210,11 @@ func plural(n int) string {
 }
 
 // Amount reads field i of l as a non-negative number of what (seconds,
-// flops, ...).
+// flops, ...) below trace.MaxAmount.
 func (l Line) Amount(file string, i int, what, usage string) (float64, error) {
 	v, ok := ParseFloat(l.Fields[i].Text)
-	if !ok || v < 0 {
-		return 0, l.Errorf(file, i, "%s needs a non-negative number of %s, found %s; expected %s", l.Fields[1].Text, what, Quote(l.Fields[i].Text), usage)
+	if !ok || v < 0 || v >= trace.MaxAmount {
+		return 0, l.Errorf(file, i, "%s needs a non-negative number of %s below 2^63 (9.2e18), found %s; expected %s", l.Fields[1].Text, what, Quote(l.Fields[i].Text), usage)
 	}
 	return v, nil
 }
