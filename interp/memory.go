@@ -28,7 +28,7 @@ func checkTasks(p *ir.Program, opts Options) (base int64, err error) {
 	n := opts.NumTasks
 	limit := memlimit.Or(opts.MaxMemory)
 	if n > 0 && per > limit/n {
-		return 0, fmt.Errorf("%d tasks need about %s of memory (%s per task), over %s: run fewer tasks",
+		return 0, memlimit.Refuse("%d tasks need about %s of memory (%s per task), over %s: run fewer tasks",
 			n, memlimit.Format(n*per), memlimit.Format(per), memlimit.Describe(opts.MaxMemory))
 	}
 	return n * per, nil

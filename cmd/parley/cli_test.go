@@ -152,3 +152,29 @@ func TestRunTasksFromProgram(t *testing.T) {
 		t.Errorf("halo3d 2x2x2: exit %d %q", code, out)
 	}
 }
+
+// TestMaxMemory: --max-memory bounds parsing, lowering and running, each
+// refusing with the estimate and the limit and exit status 1; without it
+// the limit is half the physical memory.
+func TestMaxMemory(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "--tasks", "100000000"}, "100000000 tasks need about"},
+		{[]string{"run", "--tasks", "1000000", "--max-memory", "100MB"}, "over the memory limit of 100 MB (--max-memory)"},
+		{[]string{"--max-memory", "10KiB", "check", "halo3d.parley"}, "over the memory limit of 10.2 kB (--max-memory)"},
+		{[]string{"lower", "../../frontend/trace/scalatrace/testdata/nas/lu-A-16-td.trace", "--max-memory", "1MB"}, "over the memory limit of 1 MB (--max-memory)"},
+	} {
+		code, out, errOut := parley(t, "", c.args...)
+		if code != 1 || out != "" || !strings.Contains(errOut, c.want) {
+			t.Errorf("%s: exit %d, stdout %.80q\nstderr %q, want %q", strings.Join(c.args, " "), code, out, errOut, c.want)
+		}
+	}
+	if code, _, errOut := parley(t, "", "run", "--max-memory", "lots"); code != 2 || !strings.Contains(errOut, `invalid argument "lots" for "--max-memory"`) {
+		t.Errorf("--max-memory lots: exit %d %q", code, errOut)
+	}
+	if code, _, errOut := parley(t, "", "run", "--max-memory", "1GiB", "--show", "0"); code != 0 {
+		t.Errorf("a run under the limit: exit %d %q", code, errOut)
+	}
+}

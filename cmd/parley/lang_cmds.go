@@ -93,7 +93,7 @@ func loadQuiet(e *env, path string, errorsOnly bool) *lang.Program {
 		fmt.Fprintf(e.stderr, "parley: %v\n", err)
 		return nil
 	}
-	prog, diags := parser.Parse(displayName(path), src)
+	prog, diags := parser.ParseWith(displayName(path), src, parser.Options{MaxMemory: int64(e.maxMemory)})
 	if prog != nil && !diags.HasErrors() {
 		diags = append(diags, lang.Check(prog)...)
 		diags.Sort()
@@ -157,7 +157,7 @@ func runFmt(e *env, inv *invocation) int {
 			status = 1
 			continue
 		}
-		prog, diags := parser.Parse(displayName(path), src)
+		prog, diags := parser.ParseWith(displayName(path), src, parser.Options{MaxMemory: int64(e.maxMemory)})
 		if prog == nil || diags.HasErrors() {
 			for _, d := range diags.Errors() {
 				fmt.Fprintln(e.stderr, d.Pretty(src))

@@ -40,15 +40,27 @@ func init() {
 type traceFormat struct {
 	name  string
 	sniff func([]byte) bool
-	read  func(string) (*trace.Trace, error)
+	read  func(path string, maxMemory int64) (*trace.Trace, error)
+}
+
+// unbounded is a reader that takes no memory limit: a ScalaTrace file of
+// a few lines can give a million ranks a call each, but the other readers
+// refuse ranks their files do not back with calls, so that their memory
+// follows the trace's size.
+func unbounded(read func(string) (*trace.Trace, error)) func(string, int64) (*trace.Trace, error) {
+	return func(path string, _ int64) (*trace.Trace, error) { return read(path) }
+}
+
+func readScalaTrace(path string, maxMemory int64) (*trace.Trace, error) {
+	return scalatrace.ReadWith(path, scalatrace.Options{MaxMemory: maxMemory})
 }
 
 // traceFormats are tried in this order when --format is not given.
 var traceFormats = []traceFormat{
-	{"scalatrace", scalatrace.Sniff, scalatrace.Read},
-	{"dumpi", dumpi.Sniff, dumpi.Read},
-	{"dperf", dperf.Sniff, dperf.Read},
-	{"tit", tit.Sniff, tit.Read},
+	{"scalatrace", scalatrace.Sniff, readScalaTrace},
+	{"dumpi", dumpi.Sniff, unbounded(dumpi.Read)},
+	{"dperf", dperf.Sniff, unbounded(dperf.Read)},
+	{"tit", tit.Sniff, unbounded(tit.Read)},
 }
 
 type lowerOptions struct{ out, format string }
@@ -87,12 +99,12 @@ func runLower(e *env, inv *invocation) int {
 		fmt.Fprintf(e.stderr, "parley lower: %v\n", err)
 		return 2
 	}
-	tr, err := tf.read(path)
+	tr, err := tf.read(path, int64(e.maxMemory))
 	if err != nil {
 		fmt.Fprintf(e.stderr, "parley lower: %v\n", err)
 		return 1
 	}
-	res, err := lower.Lower(tr, lower.Options{Name: filepath.Base(path)})
+	res, err := lower.Lower(tr, lower.Options{Name: filepath.Base(path), MaxMemory: int64(e.maxMemory)})
 	if err != nil {
 		fmt.Fprintf(e.stderr, "parley lower: %v\n", err)
 		return 1

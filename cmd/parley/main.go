@@ -13,6 +13,7 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -37,6 +38,24 @@ type env struct {
 	// simulator's default).
 	progress      io.Writer
 	progressEvery time.Duration
+	// maxMemory is --max-memory: the bytes parsing, lowering and running
+	// may take (0: half the physical memory).
+	maxMemory byteSize
+}
+
+// byteSize is an option's number of bytes, written with a unit or not
+// ("8GiB", "512MB", "1000000").
+type byteSize int64
+
+func (b *byteSize) String() string { return strconv.FormatInt(int64(*b), 10) }
+func (b *byteSize) Type() string   { return "size" }
+func (b *byteSize) Set(s string) error {
+	n, err := netmodel.ParseSize(s)
+	if err != nil {
+		return err
+	}
+	*b = byteSize(n)
+	return nil
 }
 
 // command is one `parley` subcommand.
@@ -149,6 +168,8 @@ func newRoot(e *env) *cobra.Command {
 		commandHelp(cmd, cmd.OutOrStdout())
 	})
 	root.SuggestionsMinimumDistance = 2
+	root.PersistentFlags().Var(&e.maxMemory, "max-memory",
+		"memory that parsing, lowering and running may take, e.g. 8GiB (default: half the physical memory)")
 	for _, c := range commands {
 		root.AddCommand(c.cobra(e))
 	}
@@ -295,5 +316,8 @@ func commandHelp(cmd *cobra.Command, w io.Writer) {
 	}
 	if cmd.HasAvailableLocalFlags() {
 		fmt.Fprintf(w, "\nOptions:\n%s", cmd.LocalFlags().FlagUsages())
+	}
+	if cmd.HasAvailableInheritedFlags() {
+		fmt.Fprintf(w, "\nOptions of every command:\n%s", cmd.InheritedFlags().FlagUsages())
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/parley-hpc/parley/examples"
+	"github.com/parley-hpc/parley/internal/memlimit"
 	"github.com/parley-hpc/parley/interp"
 	"github.com/parley-hpc/parley/ir"
 	"github.com/parley-hpc/parley/lang"
@@ -131,7 +132,7 @@ func (o *simOptions) prepare(e *env, inv *invocation, path string) (*simulation,
 		return nil, 2
 	}
 	return &simulation{path: path, prog: prog, ir: p, plat: plat, opts: interp.Options{
-		NumTasks: tasks, Args: inv.rest, Platform: plat, Seed: o.seed, MaxEvents: o.maxEvents,
+		NumTasks: tasks, Args: inv.rest, Platform: plat, Seed: o.seed, MaxEvents: o.maxEvents, MaxMemory: int64(e.maxMemory),
 	}}, 0
 }
 
@@ -149,6 +150,9 @@ func (s *simulation) start(e *env, inv *invocation) (*interp.Sim, int) {
 	}
 	if err != nil {
 		fmt.Fprintf(e.stderr, "%s: %v\n", inv.cmd.CommandPath(), err)
+		if _, ok := errors.AsType[*memlimit.OverError](err); ok {
+			return nil, 1 // not bad usage: the run does not fit
+		}
 		return nil, 2
 	}
 	if os.Getenv("GOGC") == "" {

@@ -119,3 +119,12 @@ func cgroupLimit() (int64, bool) {
 	}
 	return 0, false
 }
+
+// OverError is a refusal of work whose estimated memory is over the limit;
+// its message gives the estimate and the limit.
+type OverError struct{ Msg string }
+
+func (e *OverError) Error() string { return e.Msg }
+
+// Refuse returns an *OverError saying fmt.Sprintf(format, a...).
+func Refuse(format string, a ...any) error { return &OverError{Msg: fmt.Sprintf(format, a...)} }
