@@ -8,7 +8,7 @@ import (
 
 // TestMatchQueueOrder checks matchQueue against the plain list it
 // replaces: take returns the oldest entry with the key, whatever the
-// pattern of pushes and takes, across compactions.
+// pattern of pushes and takes.
 func TestMatchQueueOrder(t *testing.T) {
 	type entry struct{ src, tag int32 }
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -17,7 +17,7 @@ func TestMatchQueueOrder(t *testing.T) {
 		var keys []entry // by id
 		var ref []int32  // live ids, in order
 		key := func(id int32) (int32, int32) { return keys[id].src, keys[id].tag }
-		n := int32(1 + round%5) // few sources: long runs of one key; many: holes
+		n := int32(1 + round%5) // few sources: long runs of one key; many: takes from the middle
 		for range 2000 {
 			e := entry{rng.Int32N(n), rng.Int32N(2)}
 			if rng.IntN(3) > 0 {

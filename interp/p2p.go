@@ -31,17 +31,25 @@ type recvReq struct {
 // Messages live in a slab (Sim.msgs) and are named by index.
 type message struct {
 	bytes      int64
-	readyAt    Time  // when a late-posted receive can complete with it
+	readyAt    Time  // when a late-posted receive can complete with it; see link
 	src, dst   int32 // processors
 	tag        int32
 	stmt       stmtRef
 	recv       int32 // the receive it matched (rendezvous), once it has
-	next       int32 // 1 + the message after it in a taskQueue; 0: none
 	live       bool  // in use, not released
 	counted    bool
 	rendezvous bool
 	sendMode   reqMode // rendezvous: how the sender learns its send completed
 }
+
+// A message waiting in a taskQueue has either been matched already or
+// not yet reached the unexpected messages, so readyAt is free: it links
+// the queue instead, which keeps a message at 40 bytes.
+
+// link returns the index of the message after m in its taskQueue.
+func (m *message) link() int32 { return int32(m.readyAt) }
+
+func (m *message) setLink(id int32) { m.readyAt = Time(id) }
 
 // tooMany stops a run that has more messages or receives outstanding than
 // an event can name.
@@ -212,31 +220,40 @@ func (s *Sim) arrive(id int32) {
 // rendezvous sends (its outbox). Only the first has an event; each
 // schedules the next when it is done. Rescheduling every waiting message
 // whenever the task's CPU frees, as each would on its own, costs O(n^2)
-// events for n messages reaching a busy task. The queue is linked through
-// message.next; head and tail are 1 + Sim.msgs indices, 0 when empty.
-type taskQueue struct{ head, tail int32 }
+// events for n messages reaching a busy task.
+//
+// The queue is a ring linked through the messages (message.link): it
+// holds 1 + the index of its last message, whose link is the first; 0
+// when empty. One int32 per queue keeps a task small.
+type taskQueue int32
+
+// first returns the index of q's first message; q is not empty.
+func (s *Sim) first(q taskQueue) int32 { return s.msgs.at(int32(q) - 1).link() }
 
 // wait reports whether message id, whose event of the given kind fires
 // now, must wait in q for its task, which is busy until free. A message
-// that does not wait leaves q if it was its head; the caller then wakes
+// that does not wait leaves q if it was its first; the caller then wakes
 // the next one once done with it.
 func (s *Sim) wait(q *taskQueue, id int32, free Time, kind eventKind) bool {
 	switch {
-	case q.head == 0:
+	case *q == 0:
 		if free <= s.now {
 			return false
 		}
-		q.head, q.tail = id+1, id+1
-	case q.head != id+1:
+		s.msgs.at(id).setLink(id)
+		*q = taskQueue(id + 1)
+	case s.first(*q) != id:
 		// Others wait ahead of it: it joins the end, without an event.
-		s.msgs.at(q.tail - 1).next = id + 1
-		q.tail = id + 1
+		last := s.msgs.at(int32(*q) - 1)
+		s.msgs.at(id).setLink(last.link())
+		last.setLink(id)
+		*q = taskQueue(id + 1)
 		return true
 	case free <= s.now:
-		m := s.msgs.at(id)
-		q.head, m.next = m.next, 0
-		if q.head == 0 {
-			q.tail = 0
+		if int32(*q) == id+1 {
+			*q = 0
+		} else {
+			s.msgs.at(int32(*q) - 1).setLink(s.msgs.at(id).link())
 		}
 		return false
 	}
@@ -247,7 +264,8 @@ func (s *Sim) wait(q *taskQueue, id int32, free Time, kind eventKind) bool {
 // wakeInbox gives the first message waiting in r's inbox, if any, its
 // event for when r is free again.
 func (s *Sim) wakeInbox(r *task) {
-	if id := r.inbox.head - 1; id >= 0 {
+	if r.inbox != 0 {
+		id := s.first(r.inbox)
 		kind := evArrive
 		if s.msgs.at(id).rendezvous {
 			kind = evData
@@ -259,8 +277,8 @@ func (s *Sim) wakeInbox(r *task) {
 // wakeOutbox gives the first clear-to-send waiting in t's outbox, if any,
 // its event for when t is free again.
 func (s *Sim) wakeOutbox(t *task) {
-	if id := t.outbox.head - 1; id >= 0 {
-		s.schedule(max(s.now, t.cpuFree, t.sendFree), makeEvent(evCTS, id))
+	if t.outbox != 0 {
+		s.schedule(max(s.now, t.cpuFree, t.sendFree), makeEvent(evCTS, s.first(t.outbox)))
 	}
 }
 
