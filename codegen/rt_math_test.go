@@ -419,7 +419,7 @@ func rtmAddIntFuncs(l *rtmCaseList, r *rand.Rand) {
 	for _, n := range rtmEdgeInts {
 		l.add(fmt.Sprintf("count %d", n), rtmEval(func() string { return rtmFmtI(ir.Count(rtmCi(n), rtmFrame())) }))
 		for _, unit := range []int64{1, 2, 4, 1 << 10, 1 << 20, 1 << 30, 3 << 40} {
-			l.add(fmt.Sprintf("size %d %d", n, unit), rtmEval(func() string { return rtmFmtI(ir.SizeBytes(lang.Span{}, n, unit)) }))
+			l.add(fmt.Sprintf("size %d %d", n, unit), rtmEval(func() string { return rtmFmtI(ir.SizeBytes(rtmCi(n), n, unit)) }))
 		}
 		for _, unit := range []int64{1, 1000, 86400000000} {
 			l.add(fmt.Sprintf("usecs %d %d", n, unit), rtmEval(func() string {

@@ -147,7 +147,7 @@ func (s *Sim) multicastStmt(t *task, st *ir.Multicast) *activity {
 func (s *Sim) reduceStmt(t *task, st *ir.Reduce) *activity {
 	f := &t.Frame
 	src := s.groupOf(t, st, 0, st.Source, nil)
-	bytes := ir.SizeBytes(st.Msg.Count.Span(), ir.Count(st.Msg.Count, f), ir.UnitBytes(st.Msg.Type, f.G))
+	bytes := ir.SizeBytes(st.Msg.Count, ir.Count(st.Msg.Count, f), ir.UnitBytes(st.Msg.Type, f.G))
 	if st.Scatter {
 		return s.calls(t, st, collCall{op: netmodel.ReduceScatter, group: src, bytes: bytes, times: 1, tag: collectiveTag(st, 0)})
 	}

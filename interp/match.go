@@ -4,11 +4,12 @@ package interp
 // the order they were posted or arrived. MPI matching takes the first
 // entry with the wanted source and tag; Parley has no wildcards, so that
 // is the oldest entry with exactly that key. In the common case it is the
-// first entry, so taking it must not cost the length of the queue: an
-// entry is removed by moving the shorter side of the queue over it, the
-// entries before it (then the queue starts one later) or after it. A take
-// thus costs no more than the scan that found the entry, and taking from
-// the front of a queue of any length is O(1).
+// first entry, so taking it must not cost the length of the queue: in a
+// long queue an entry is removed by moving the shorter side of the queue
+// over it, the entries before it (then the queue starts one later) or
+// after it. A take thus costs no more than the scan that found the entry
+// (or longQueue), and taking from the front of a queue of any length is
+// O(1).
 //
 // Entries are Sim.reqs or Sim.msgs indices, whose key the caller looks up:
 // storing the key beside each one would cost a task's queues as much again.
@@ -19,6 +20,11 @@ func (q *matchQueue) len() int { return len(*q) }
 
 func (q *matchQueue) push(id int32) { *q = append(*q, id) }
 
+// longQueue is the length from which take may move the entries before the
+// one it takes, which costs the slice the room before it: a short queue
+// keeps its array's start, so that refilling it does not allocate.
+const longQueue = 64
+
 // take removes and returns the oldest entry whose key is (src, tag), or -1.
 func (q *matchQueue) take(src, tag int32, key func(id int32) (src, tag int32)) int32 {
 	ids := *q
@@ -27,9 +33,7 @@ func (q *matchQueue) take(src, tag int32, key func(id int32) (src, tag int32)) i
 			continue
 		}
 		switch {
-		case len(ids) == 1:
-			*q = ids[:0] // keep the array's start for the next pushes
-		case i < len(ids)/2:
+		case len(ids) >= longQueue && i < len(ids)/2:
 			copy(ids[1:i+1], ids[:i])
 			*q = ids[1:]
 		default:

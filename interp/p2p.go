@@ -235,11 +235,16 @@ func (s *Sim) first(q taskQueue) int32 { return s.msgs.at(int32(q) - 1).link() }
 // that does not wait leaves q if it was its first; the caller then wakes
 // the next one once done with it.
 func (s *Sim) wait(q *taskQueue, id int32, free Time, kind eventKind) bool {
+	if *q == 0 && free <= s.now {
+		return false // the common case, inlined
+	}
+	return s.queue(q, id, free, kind)
+}
+
+// queue is wait's work when q is not empty or the task is busy.
+func (s *Sim) queue(q *taskQueue, id int32, free Time, kind eventKind) bool {
 	switch {
 	case *q == 0:
-		if free <= s.now {
-			return false
-		}
 		s.msgs.at(id).setLink(id)
 		*q = taskQueue(id + 1)
 	case s.first(*q) != id:

@@ -283,7 +283,7 @@ func (s *Sim) step(t *task) {
 		return
 	}
 	err := ir.Catch(func() { t.execute() })
-	if errors.Is(err, errOverLimit) {
+	if err == errOverLimit {
 		return // checkGrowth has recorded the problem
 	}
 	if err != nil {

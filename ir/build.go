@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math"
+	"math/bits"
 
 	"github.com/parley-hpc/parley/lang"
 )
@@ -868,13 +869,13 @@ func (sz *Size) Bytes(f *Frame) int64 {
 	}
 	n := sz.Amount.Int(f)
 	if sz.Unit == lang.Bits {
-		n = SizeBytes(sz.Amount.Span(), n, 1)
+		n = SizeBytes(sz.Amount, n, 1)
 		if n%8 != 0 {
 			return n/8 + 1
 		}
 		return n / 8
 	}
-	return SizeBytes(sz.Amount.Span(), n, UnitBytes(sz.Unit, f.G))
+	return SizeBytes(sz.Amount, n, UnitBytes(sz.Unit, f.G))
 }
 
 // Count evaluates a number of things a statement asks for (messages,
@@ -889,22 +890,37 @@ func Duration(e Expr, f *Frame) int64 { return nonNegative(e, f, "duration") }
 func nonNegative(e Expr, f *Frame, what string) int64 {
 	n := e.Int(f)
 	if n < 0 {
-		fail(e.Span(), "a %s cannot be negative (%d)", what, n)
+		negative(e, what, n)
 	}
 	return n
 }
 
-// SizeBytes is n units of unit bytes each, for sizes the program computes:
-// a negative n, or a product beyond int64, is a run-time error at sp
-// rather than a size that wraps around.
-func SizeBytes(sp lang.Span, n, unit int64) int64 {
+// negative fails at e, whose value n cannot be negative. It is apart from
+// its callers, which sit on hot paths, so that they stay small enough to
+// inline.
+//
+//go:noinline
+func negative(e Expr, what string, n int64) {
+	fail(e.Span(), "a %s cannot be negative (%d)", what, n)
+}
+
+// SizeBytes is n units of unit bytes each, for a size the program computes
+// with e: a negative n, or a product beyond int64, is a run-time error at
+// e's position rather than a size that wraps around.
+func SizeBytes(e Expr, n, unit int64) int64 {
+	hi, lo := bits.Mul64(uint64(n), uint64(unit))
+	if n < 0 || unit < 0 || hi != 0 || lo > math.MaxInt64 {
+		badSize(e, n, unit)
+	}
+	return int64(lo)
+}
+
+//go:noinline
+func badSize(e Expr, n, unit int64) {
 	if n < 0 {
-		fail(sp, "a size cannot be negative (%d)", n)
+		negative(e, "size", n)
 	}
-	if unit > 0 && n > math.MaxInt64/unit {
-		fail(sp, "a size of %d units of %d bytes does not fit in 64 bits", n, unit)
-	}
-	return n * unit
+	fail(e.Span(), "a size of %d units of %d bytes does not fit in 64 bits", n, unit)
 }
 
 // UnitBytes is the number of bytes in one unit; for BITS it is 1 and the
