@@ -211,6 +211,30 @@ func TestMemoryLimit(t *testing.T) {
 			t.Errorf("%s\nproblems %v", c.src, res.Problems)
 		}
 	}
+	// A timeline that would outgrow the limit stops the run, which has no
+	// prediction; the same run without a timeline is fine.
+	long := build(t, "long.parley", "FOR 1000000 REPETITIONS TASK 0 SENDS A 8 BYTE MESSAGE TO TASK 1.")
+	res, err := interp.Run(long, interp.Options{NumTasks: 2, Platform: platform(t, ""), MaxMemory: 20 << 20, Timeline: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Problems) != 1 || res.Problems[0].Kind != "limit" || !strings.Contains(res.Problems[0].Msg, "the timeline's ") ||
+		!strings.Contains(res.Problems[0].Msg, "drop --timeline") || !strings.Contains(res.Headline(), "over the memory limit") {
+		t.Errorf("timeline over the limit: %s %v", res.Headline(), res.Problems)
+	}
+	if res, err := interp.Run(long, interp.Options{NumTasks: 2, Platform: platform(t, ""), MaxMemory: 20 << 20}); err != nil || !res.OK() {
+		t.Errorf("without a timeline: %v %v", err, res.Problems)
+	}
+	// So do logs that would.
+	logs := build(t, "logs.parley", "\nFOR 10000000 REPETITIONS TASK 0 LOGS 1 AS \"x\".")
+	res, err = interp.Run(logs, interp.Options{NumTasks: 2, Platform: platform(t, ""), MaxMemory: 20 << 20, Logs: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Problems) != 1 || res.Problems[0].Kind != "limit" || res.Problems[0].Span.Start.Line != 2 ||
+		!strings.Contains(res.Problems[0].Msg, "the logs' data would hold") {
+		t.Errorf("logs over the limit: %s %v", res.Headline(), res.Problems)
+	}
 }
 
 func TestOutputsAndRandomSeed(t *testing.T) {

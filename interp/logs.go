@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 
+	"github.com/parley-hpc/parley/internal/memlimit"
 	"github.com/parley-hpc/parley/ir"
 	"github.com/parley-hpc/parley/lang"
 	"github.com/parley-hpc/parley/logfile"
@@ -79,8 +80,30 @@ func (t *task) logRow(st *ir.Log) {
 		if c.Pct != nil {
 			col.pct = c.Pct.Float(&t.Frame)
 		}
+		if len(col.raw) == cap(col.raw) {
+			t.sim.logGrowth(int64(max(cap(col.raw), 4))*loggedValueBytes, st)
+		}
 		col.raw = append(col.raw, c.X.Float(&t.Frame))
 	}
+}
+
+// loggedValueBytes is what one logged value may take: the value, and the
+// text of a row of (ALL DATA) with its string header.
+const loggedValueBytes = 8 + 16 + 24
+
+// logGrowth accounts for the logs' data growing by n bytes for statement
+// st, and stops the run with a "limit" problem there if that takes it over
+// its memory limit.
+func (s *Sim) logGrowth(n int64, st ir.Stmt) {
+	s.logBytes += n
+	if s.memBase+s.heldBytes() <= s.memLimit {
+		return
+	}
+	s.problem(Problem{Kind: "limit", Task: -1, Span: st.Span(), Msg: fmt.Sprintf(
+		"the logs' data would hold %s, with %s for the tasks, over %s: log aggregates (THE MEAN OF ...) or fewer values",
+		memlimit.Format(s.logBytes), memlimit.Format(s.memBase), memlimit.Describe(s.opts.MaxMemory))})
+	s.fatal = true
+	panic(errOverLimit)
 }
 
 // flush computes the aggregates of the current table's columns (COMPUTE

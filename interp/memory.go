@@ -43,6 +43,21 @@ const (
 	reqBytes = int64(unsafe.Sizeof(recvReq{})) + 8
 )
 
+// heldBytes is the memory the run holds beyond its tasks: messages and
+// receives, the timeline and the logs' data.
+func (s *Sim) heldBytes() int64 {
+	n := s.slabBytes() + s.logBytes
+	if s.tl != nil {
+		n += s.tl.bytes()
+	}
+	return n
+}
+
+// slabBytes is the memory the messages' and receives' slabs hold.
+func (s *Sim) slabBytes() int64 {
+	return (int64(len(s.msgs.chunks))*msgBytes + int64(len(s.reqs.chunks))*reqBytes) * slabChunk
+}
+
 // errOverLimit stops the task whose statement would take the run over its
 // memory limit; the problem has been recorded by then.
 var errOverLimit = &ir.RuntimeError{Msg: "over the memory limit"}
@@ -52,13 +67,19 @@ var errOverLimit = &ir.RuntimeError{Msg: "over the memory limit"}
 // the run over its memory limit, the run stops with a "limit" problem that
 // says where they are.
 func (s *Sim) checkGrowth(stmt stmtRef) {
-	held := (int64(len(s.msgs.chunks))*msgBytes + int64(len(s.reqs.chunks))*reqBytes) * slabChunk
-	if s.memBase+held+max(msgBytes, reqBytes)*slabChunk <= s.memLimit {
+	if s.memBase+s.heldBytes()+max(msgBytes, reqBytes)*slabChunk <= s.memLimit {
 		return
+	}
+	held, timeline := s.slabBytes(), int64(0)
+	if s.tl != nil {
+		timeline = s.tl.bytes()
 	}
 	msgs, reqs := s.msgs.live(), s.reqs.live()
 	msg := fmt.Sprintf("%d messages in flight or unreceived and %d posted receives hold %s; more would pass %s, with %s for the tasks",
 		msgs, reqs, memlimit.Format(held), memlimit.Describe(s.opts.MaxMemory), memlimit.Format(s.memBase))
+	if timeline > 0 {
+		msg += fmt.Sprintf(" and %s for the timeline", memlimit.Format(timeline))
+	}
 	if msgs >= reqs {
 		worst, most := 0, 0
 		for i := range s.tasks {

@@ -140,8 +140,11 @@ func (r *Result) Headline() string {
 		return fmt.Sprintf("Deadlock after %s: no prediction  %s", r.Predicted, run)
 	case Failed:
 		why := "a runtime error"
-		if slices.ContainsFunc(r.Problems, func(p Problem) bool { return p.Kind == "assertion" }) {
+		switch {
+		case slices.ContainsFunc(r.Problems, func(p Problem) bool { return p.Kind == "assertion" }):
 			why = "an assertion failed"
+		case slices.ContainsFunc(r.Problems, func(p Problem) bool { return p.Kind == "limit" }):
+			why = "over the memory limit"
 		}
 		return fmt.Sprintf("Failed after %s: no prediction (%s)  %s", r.Predicted, why, run)
 	case Stopped:

@@ -127,6 +127,7 @@ type Sim struct {
 	logID        string    // the run's identifier in its logs, once made
 	memLimit     int64     // Options.MaxMemory, or the default
 	memBase      int64     // the estimated memory of the tasks (see checkTasks)
+	logBytes     int64     // the estimated memory of the logs' data (see logGrowth)
 }
 
 // ErrHelp is returned when the program's arguments ask for its help text.

@@ -10,7 +10,9 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 
+	"github.com/parley-hpc/parley/internal/memlimit"
 	"github.com/parley-hpc/parley/netmodel"
 )
 
@@ -63,14 +65,56 @@ type timeline struct {
 	// waits is each task's wait in progress; waits[t].kind is spanWait
 	// while task t is blocked, and the zero span otherwise.
 	waits []span
+	// full is set once the timeline reached the memory limit.
+	full bool
 }
 
 func newTimeline(tasks int) *timeline { return &timeline{waits: make([]span, tasks)} }
 
+// Sizes of what the timeline keeps, for the memory limit.
+const (
+	spanBytes = int64(unsafe.Sizeof(span{}))
+	flowBytes = int64(unsafe.Sizeof(flow{}))
+)
+
+// bytes estimates the memory the timeline will take once its spans and
+// flows next grow (append doubles them) and it is written (writing sorts a
+// copy of the spans).
+func (tl *timeline) bytes() int64 {
+	return 3*int64(cap(tl.spans)+1)*spanBytes + 2*int64(cap(tl.flows)+1)*flowBytes + int64(cap(tl.sent)+len(tl.waits))*flowBytes
+}
+
+// addSpan keeps sp, unless the timeline would take the run over its
+// memory limit: then the run stops with a "limit" problem.
+func (s *Sim) addSpan(sp span) {
+	if len(s.tl.spans) == cap(s.tl.spans) && s.timelineFull() {
+		return
+	}
+	s.tl.spans = append(s.tl.spans, sp)
+}
+
+// timelineFull reports whether the timeline, about to grow, would take the
+// run over its memory limit, and stops the run if so. The timeline is
+// checked only as it grows, so that recording costs nothing more.
+func (s *Sim) timelineFull() bool {
+	if s.tl.full {
+		return true
+	}
+	if s.memBase+s.heldBytes() <= s.memLimit {
+		return false
+	}
+	s.tl.full = true
+	s.problem(Problem{Kind: "limit", Task: -1, Msg: fmt.Sprintf(
+		"the timeline's %d spans and %d arrows, with %s for the tasks, would pass %s at predicted time %s: drop --timeline, or run fewer tasks or iterations",
+		len(s.tl.spans), len(s.tl.flows), memlimit.Format(s.memBase), memlimit.Describe(s.opts.MaxMemory), s.now)})
+	s.fatal = true
+	return true
+}
+
 // record notes a CPU span of task t. stmt is the statement it serves.
 func (s *Sim) record(t *task, k spanKind, start, end Time, stmt stmtRef) {
 	if s.tl != nil && end > start {
-		s.tl.spans = append(s.tl.spans, span{task: t.id, kind: k, start: start, end: end, stmt: stmt, peer: -1})
+		s.addSpan(span{task: t.id, kind: k, start: start, end: end, stmt: stmt, peer: -1})
 	}
 }
 
@@ -90,6 +134,9 @@ func (s *Sim) recordRecv(r *task, id int32, m *message, start, end Time) {
 	s.record(r, spanRecv, start, end, m.stmt)
 	f := s.tl.sent[id]
 	f.to, f.arAt = r.id, start+(end-start)/2
+	if len(s.tl.flows) == cap(s.tl.flows) && s.timelineFull() {
+		return
+	}
 	s.tl.flows = append(s.tl.flows, f)
 }
 
@@ -114,7 +161,7 @@ func (s *Sim) unblocked(t *task, at Time) {
 	}
 	w.end = max(at, w.start)
 	if w.end > w.start {
-		s.tl.spans = append(s.tl.spans, *w)
+		s.addSpan(*w)
 	}
 	*w = span{}
 }
