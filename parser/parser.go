@@ -132,8 +132,18 @@ func syntaxError(src []byte, res *scanResult, err error) lang.Diagnostic {
 		if name, ok := reservedName(src, res, index); ok {
 			d.Hint = fmt.Sprintf("%s is a reserved word and cannot name a variable; choose another name", strings.ToUpper(name))
 		}
+		if missingShortOption(res.tokens, index) {
+			d.Hint = `a parameter takes a long and a short option, as in COMES FROM "--reps" OR "-r"`
+		}
 	}
 	return d
+}
+
+// missingShortOption recognizes a parameter declared with its long option
+// alone: WITH right after COMES FROM "...".
+func missingShortOption(toks []lexer.Token, index int) bool {
+	return index >= 3 && toks[index].Value == "WITH" && toks[index-1].Type == tokString &&
+		toks[index-2].Value == "FROM" && toks[index-3].Value == "COMES"
 }
 
 // reservedName recognizes a keyword written where a name is being declared
