@@ -22,7 +22,7 @@ func TestSyntaxErrors(t *testing.T) {
 		{"tasks IS \"Tasks\" AND COMES FROM \"--tasks\" OR \"-t\" WITH DEFAULT 1.", "bad.parley:1:7", "unexpected keyword IS", "TASKS is a reserved word"},
 		{"TASKS other SUCH THAT other > 0 SYNCHRONIZE.", "bad.parley:1:7", "unexpected keyword OTHER", "OTHER is a reserved word"},
 		{"REQUIRE LANGUAGE VERSION 1.5.", "bad.parley:1:26", "unexpected number 1", ""},
-		{"reps IS \"Reps\" AND COMES FROM \"--reps\" WITH DEFAULT 1.", "bad.parley:1:39", "unexpected keyword WITH", `a parameter takes a long and a short option, as in COMES FROM "--reps" OR "-r"`},
+		{"reps IS \"Reps\" AND COMES FROM \"--reps\" WITH DEFAULT 1.", "bad.parley:1:40", "unexpected keyword WITH", `a parameter takes a long and a short option, as in COMES FROM "--reps" OR "-r"`},
 	}
 	for _, tt := range tests {
 		_, diags := Parse("bad.parley", []byte(tt.src))
