@@ -82,6 +82,16 @@ func (p Problem) Error() string {
 	return p.Msg
 }
 
+// Pretty formats the problem as a diagnostic on the program's source src,
+// with the line and a caret under the statement, or as prefix: message
+// when it concerns no statement.
+func (p Problem) Pretty(src []byte, prefix string) string {
+	if !p.Span.Start.IsValid() {
+		return prefix + ": " + p.Msg
+	}
+	return lang.Diagnostic{Pos: p.Span.Start, End: p.Span.End, Severity: lang.Error, Msg: p.Msg}.Pretty(src)
+}
+
 // GCPercent is the garbage collector target that parley run sets (see
 // runtime/debug.SetGCPercent) unless GOGC is given. The simulator's heap is
 // mostly long-lived task state and little garbage, so a target below Go's

@@ -160,24 +160,34 @@ func Preset(name string) (*Platform, error) {
 	if !slices.Contains(Presets(), name) {
 		return nil, fmt.Errorf("no preset %q (presets: %s)", name, presetList())
 	}
-	data, err := stdlib.Platforms.ReadFile("platforms/" + name + ".toml")
-	if err != nil {
-		return nil, err
-	}
-	return Parse(data, "preset "+name)
+	return Resolve(name)
 }
 
 // Resolve returns the preset called nameOrPath if there is one, and
 // otherwise loads the file nameOrPath.
 func Resolve(nameOrPath string) (*Platform, error) {
+	data, source, err := ReadPlatform(nameOrPath)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(data, source)
+}
+
+// ReadPlatform returns the text of the preset called nameOrPath if there
+// is one, and otherwise of the file nameOrPath, with the source name Parse
+// takes: "preset NAME" or the path. Callers that change a platform's
+// fields (the REPL's set) edit this text and parse it again, so that every
+// field keeps one reader and one set of messages.
+func ReadPlatform(nameOrPath string) (data []byte, source string, err error) {
 	if slices.Contains(Presets(), nameOrPath) {
-		return Preset(nameOrPath)
+		data, err := stdlib.Platforms.ReadFile("platforms/" + nameOrPath + ".toml")
+		return data, "preset " + nameOrPath, err
 	}
-	p, err := Load(nameOrPath)
+	data, err = os.ReadFile(nameOrPath)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("platform %q is neither a preset (%s) nor a file: %w", nameOrPath, presetList(), err)
+		return nil, "", fmt.Errorf("platform %q is neither a preset (%s) nor a file: %w", nameOrPath, presetList(), err)
 	}
-	return p, err
+	return data, nameOrPath, err
 }
 
 // Validate reports the first problem with the platform, naming the field

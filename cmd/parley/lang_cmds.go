@@ -2,10 +2,8 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"strings"
 	"text/tabwriter"
@@ -70,16 +68,7 @@ func readSource(e *env, path string) ([]byte, error) {
 	if path == "-" {
 		return io.ReadAll(e.stdin)
 	}
-	src, err := os.ReadFile(path)
-	if err == nil {
-		return src, nil
-	}
-	if errors.Is(err, fs.ErrNotExist) {
-		if emb, embErr := examples.FS.ReadFile(strings.TrimPrefix(path, "examples/")); embErr == nil {
-			return emb, nil
-		}
-	}
-	return nil, err
+	return examples.Read(path)
 }
 
 // load reads, parses and checks a program, printing its diagnostics to

@@ -272,12 +272,7 @@ func runRun(e *env, inv *invocation) int {
 // reportProblem prints a run-time problem with the program line it
 // concerns, like a diagnostic.
 func reportProblem(w io.Writer, cmd string, prog *lang.Program, p interp.Problem) {
-	d := lang.Diagnostic{Pos: p.Span.Start, End: p.Span.End, Severity: lang.Error, Msg: p.Msg}
-	if !p.Span.Start.IsValid() {
-		fmt.Fprintf(w, "%s: %s\n", cmd, p.Msg)
-		return
-	}
-	fmt.Fprintln(w, d.Pretty(prog.Source))
+	fmt.Fprintln(w, p.Pretty(prog.Source, cmd))
 }
 
 // printStats reports the simulator's speed and peak memory (the process's
