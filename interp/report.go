@@ -111,6 +111,25 @@ type Split struct {
 	MaxTask        int64
 }
 
+// Compute, Comm and Wait split the tasks' compute, communication and wait
+// times: min, mean, max.
+func (r *Result) Compute() Split { return split(r.Tasks, func(t *TaskStats) Time { return t.Compute }) }
+
+// Comm is the split of the tasks' communication times (see Compute).
+func (r *Result) Comm() Split { return split(r.Tasks, func(t *TaskStats) Time { return t.Comm }) }
+
+// Wait is the split of the tasks' wait times (see Compute).
+func (r *Result) Wait() Split { return split(r.Tasks, func(t *TaskStats) Time { return t.Wait }) }
+
+// Messages totals the program's point-to-point messages and bytes sent.
+func (r *Result) Messages() (msgs, bytes int64) {
+	for i := range r.Tasks {
+		msgs += r.Tasks[i].MsgsSent
+		bytes += r.Tasks[i].BytesSent
+	}
+	return msgs, bytes
+}
+
 func split(ts []TaskStats, get func(*TaskStats) Time) Split {
 	if len(ts) == 0 {
 		return Split{}

@@ -140,6 +140,10 @@ type Sim struct {
 	logBytes     int64     // the estimated memory of the logs' data (see logGrowth)
 }
 
+// MaxTasks is the most tasks a run can have: an event names a task in 30
+// bits.
+const MaxTasks = maxID
+
 // ErrHelp is returned when the program's arguments ask for its help text.
 var ErrHelp = ir.ErrHelp
 
@@ -148,8 +152,8 @@ func New(p *ir.Program, opts Options) (*Sim, error) {
 	if opts.Platform == nil {
 		return nil, errors.New("interp: no platform")
 	}
-	if opts.NumTasks > maxID {
-		return nil, fmt.Errorf("at most %d tasks", maxID)
+	if opts.NumTasks > MaxTasks {
+		return nil, fmt.Errorf("at most %d tasks", MaxTasks)
 	}
 	// Validation bounds the platform's times, which keeps every sum of a
 	// clock reading and costs within int64 (see netmodel.MaxTime).

@@ -1,6 +1,9 @@
 package lang
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // coreKeywords lists every reserved word of coNCePTuaL 1.5, lower case.
 // Keywords may not be used as identifiers.
@@ -116,4 +119,12 @@ var Predeclared = map[string]string{
 func IsPredeclared(name string) bool {
 	_, ok := Predeclared[name]
 	return ok
+}
+
+// Keywords returns every reserved word, lower case, sorted: for completion
+// at a prompt.
+func Keywords() []string {
+	words := append(slices.Clone(coreKeywords), parleyKeywords...)
+	slices.Sort(words)
+	return words
 }

@@ -42,3 +42,19 @@ func TestSyntaxErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestIncomplete: what a prompt continues on the next line.
+func TestIncomplete(t *testing.T) {
+	for src, want := range map[string]bool{
+		"FOR 3 REPETITIONS {":                       true,
+		"TASK 0 OUTPUTS 1 THEN":                     true,
+		"TASK 0 SENDS A 8 BYTE MESSAGE TO":          true,
+		"TASK 0 OUTPUTS 1":                          false,
+		"TASK 0 SNEDS A MESSAGE TO TASK 1":          false,
+		"FOR 3 REPETITIONS {\n TASK 0 OUTPUTS 1\n}": false,
+	} {
+		if _, diags := Parse("<input>", []byte(src)); Incomplete(diags) != want {
+			t.Errorf("Incomplete(%q) = %v, want %v (%v)", src, !want, want, diags)
+		}
+	}
+}

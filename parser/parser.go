@@ -30,6 +30,17 @@ func Parse(file string, src []byte) (*lang.Program, lang.Diagnostics) {
 	return ParseWith(file, src, Options{})
 }
 
+// msgIncomplete is the error of a program that stops mid-statement.
+const msgIncomplete = "syntax error: the program ends in the middle of a statement"
+
+// Incomplete reports whether diags, from parsing src, say only that src
+// stops in the middle of a statement, as a line typed at a prompt does
+// when more lines are to follow (an open {, a trailing THEN).
+func Incomplete(diags lang.Diagnostics) bool {
+	errs := diags.Errors()
+	return len(errs) == 1 && strings.HasPrefix(errs[0].Msg, msgIncomplete)
+}
+
 // ParseWith is Parse with options.
 func ParseWith(file string, src []byte, opts Options) (prog *lang.Program, diags lang.Diagnostics) {
 	defer func() {
@@ -104,7 +115,7 @@ func syntaxError(src []byte, res *scanResult, err error) lang.Diagnostic {
 	tok := unexpected.Unexpected
 	expect := expectation(unexpected)
 	if tok.EOF() {
-		d.Msg = "syntax error: the program ends in the middle of a statement"
+		d.Msg = msgIncomplete
 		if expect != "" {
 			d.Msg += "; expected " + expect
 		}

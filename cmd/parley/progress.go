@@ -2,18 +2,16 @@ package main
 
 import (
 	"context"
-	"io"
 	"os"
 	"os/signal"
 
-	"github.com/schollz/progressbar/v3"
-
+	"github.com/parley-hpc/parley/internal/progress"
 	"github.com/parley-hpc/parley/interp"
 )
 
 // Long runs show how far they have got on standard error when it is a
-// terminal (github.com/schollz/progressbar, which the REPL's sweeps use
-// too), and Ctrl-C stops a run with its partial summary.
+// terminal (internal/progress), and Ctrl-C stops a run with its partial
+// summary.
 
 // interruptedStatus is the exit status of a run stopped by Ctrl-C, as a
 // shell reports a command killed by SIGINT.
@@ -31,13 +29,10 @@ func (e *env) watch(opts *interp.Options) (interrupted func() bool, unwatch func
 		stopSignals() // the next Ctrl-C kills the process
 	}()
 	opts.Context = ctx
-	var bar *progressbar.ProgressBar
+	var bar *progress.Run
 	if e.progress != nil {
-		bar = newProgressBar(e.progress)
-		opts.Progress = func(p interp.Progress) {
-			bar.Describe("simulated " + p.Now.String())
-			bar.Set64(p.Events)
-		}
+		bar = progress.NewRun(e.progress)
+		opts.Progress = bar.Update
 		opts.ProgressInterval = e.progressEvery
 	}
 	interrupted = func() bool {
@@ -53,16 +48,3 @@ func (e *env) watch(opts *interp.Options) (interrupted func() bool, unwatch func
 	}
 }
 
-func newProgressBar(w io.Writer) *progressbar.ProgressBar {
-	return progressbar.NewOptions64(-1,
-		progressbar.OptionSetWriter(w),
-		progressbar.OptionSetDescription("simulating"),
-		progressbar.OptionShowCount(),
-		progressbar.OptionShowIts(),
-		progressbar.OptionSetItsString("events"),
-		progressbar.OptionSetElapsedTime(true),
-		progressbar.OptionClearOnFinish(),
-		progressbar.OptionSpinnerType(14),
-		progressbar.OptionThrottle(0), // the simulator already calls at most every interval
-	)
-}
