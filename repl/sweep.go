@@ -166,4 +166,3 @@ func ratio(y, x float64) string {
 	}
 	return strconv.FormatFloat(y/x, 'g', 4, 64)
 }
-

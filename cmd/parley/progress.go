@@ -47,4 +47,3 @@ func (e *env) watch(opts *interp.Options) (interrupted func() bool, unwatch func
 		stopSignals()
 	}
 }
-
