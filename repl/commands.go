@@ -107,11 +107,8 @@ func isCommand(line string) bool {
 	if len(f) > 1 && strings.EqualFold(f[1], "is") {
 		return false
 	}
-	if strings.EqualFold(f[0], "tasks") && len(f) > 1 {
-		_, err := strconv.ParseInt(f[1], 10, 64)
-		return len(f) == 2 && err == nil
-	}
-	return true
+	// TASKS t SUCH THAT ... is a statement; TASKS and one word never is.
+	return !strings.EqualFold(f[0], "tasks") || len(f) <= 2
 }
 
 // Exec runs one command or adds one piece of Parley text. ctx cancels a
