@@ -61,8 +61,9 @@ VALUE goes as typed; numbers take the language's suffixes (64K, 1E6).`,
 		{name: "scale", args: "compute|network F", summary: "multiply the time of computation or of communication by F (0.5: twice as fast)", min: 2, max: 2,
 			details: `scale compute F divides every node group's flop rate, memory bandwidth
 and speed by F, so that computation takes F times as long; scale network F
-multiplies every LogGOPS time (L, o, g, G, O) by F. Scales are relative to
-the platform as loaded: scale compute 1 takes one back.`,
+multiplies every LogGOPS time (L, o, g, G, O) by F. 0 makes computation
+or communication free. Scales are relative to the platform as loaded:
+scale compute 1 takes one back.`,
 			run: func(s *Session, _ context.Context, a []string) error { return s.Scale(a[0], a[1]) }},
 		{name: "run", summary: "predict the program's run, as parley run does", max: 0,
 			run: func(s *Session, ctx context.Context, _ []string) error { return s.Run(ctx) }},
@@ -260,9 +261,9 @@ func (s *Session) Unset(name string) error {
 
 // Scale scales the time of computation or of communication.
 func (s *Session) Scale(what, factor string) error {
-	f, err := strconv.ParseFloat(factor, 64)
-	if err != nil || !(f > 0) || f > 1e6 {
-		return fmt.Errorf("scale %s: the factor must be a number above 0, not %q", what, factor)
+	f, err := parseFactor(factor)
+	if err != nil {
+		return fmt.Errorf("scale %s: %w", what, err)
 	}
 	var p *platform
 	switch strings.ToLower(what) {
@@ -278,6 +279,15 @@ func (s *Session) Scale(what, factor string) error {
 	}
 	s.plat = p
 	return nil
+}
+
+// parseFactor reads a scale factor: 0 (free) up to a million.
+func parseFactor(s string) (float64, error) {
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || !(f >= 0) || f > 1e6 {
+		return 0, fmt.Errorf("the factor must be a number from 0 (free) to 1e6, not %q", s)
+	}
+	return f, nil
 }
 
 // Show prints the program in canonical form and the settings.

@@ -102,11 +102,16 @@ func (p *platform) describe() string {
 }
 
 // scale multiplies the time computation takes by compute and the time
-// messages take (every LogGOPS parameter) by network.
+// messages take (every LogGOPS parameter) by network. A compute of 0
+// makes computation free, as the largest rates a machine can have.
 func scale(p *netmodel.Platform, compute, network float64) {
 	if compute != 1 {
 		for i := range p.Machine.Nodes {
 			g := &p.Machine.Nodes[i]
+			if compute == 0 {
+				g.FlopRate, g.MemBandwidth, g.Speed = math.MaxFloat64, math.MaxFloat64, math.MaxFloat64
+				continue
+			}
 			g.FlopRate /= compute
 			g.MemBandwidth /= compute
 			g.Speed /= compute

@@ -175,7 +175,7 @@ func TestBadInput(t *testing.T) {
 		{"set machine.nodes[7].flops 1TF/s", "there is no nodes[7]: the platform has 1"},
 		{"set collectives.allreduce magic", `"magic" is not an algorithm of allreduce`},
 		{"set max-events -1", "max-events takes a whole number of at least 0"},
-		{"scale compute 0", "the factor must be a number above 0"},
+		{"scale compute -1", "the factor must be a number from 0 (free) to 1e6"},
 		{"scale memory 2", "scale compute or network"},
 		{"platform nowhere", `platform "nowhere" is neither a preset`},
 		{"load nowhere.parley", "no such file"},

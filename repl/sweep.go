@@ -93,9 +93,9 @@ func (s *Session) specWith(name, value string) (*runSpec, error) {
 		}
 		sp.tasks = n
 	case strings.HasPrefix(name, "scale."):
-		f, err := strconv.ParseFloat(value, 64)
-		if err != nil || !(f > 0) {
-			return nil, fmt.Errorf("%s %s: the factor must be a number above 0", name, value)
+		f, err := parseFactor(value)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
 		}
 		var p *platform
 		switch name {

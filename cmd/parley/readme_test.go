@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"slices"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -18,7 +19,13 @@ func TestReadmeTour(t *testing.T) {
 		t.Fatal(err)
 	}
 	readme := string(data)
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The tour runs in a directory of its own, where it writes its files.
 	dir := t.TempDir()
+	t.Chdir(dir)
 	// The tour's own program, as the README shows it.
 	_, after, ok := strings.Cut(readme, "Save this as `pingpong.parley`:\n\n```\n")
 	if !ok {
@@ -34,6 +41,8 @@ func TestReadmeTour(t *testing.T) {
 	for i := 1; i < len(blocks); i += 2 {
 		var cmd []string
 		var want []string
+		var stdin []string // a here-document's lines, then nil after its end
+		inHeredoc := false
 		check := func() {
 			if cmd == nil {
 				return
@@ -42,7 +51,11 @@ func TestReadmeTour(t *testing.T) {
 			if cmd[0] == "mpirun" {
 				out = mpirunTour(t, dir, cmd[1:])
 			} else {
-				_, out, errOut = parley(t, "", cmd...)
+				in := ""
+				if stdin != nil {
+					in = strings.Join(stdin, "\n") + "\n"
+				}
+				_, out, errOut = parley(t, in, cmd...)
 			}
 			for _, w := range want {
 				if cmd[0] == "logs" {
@@ -59,11 +72,22 @@ func TestReadmeTour(t *testing.T) {
 				}
 			}
 			ran++
-			cmd, want = nil, nil
+			cmd, want, stdin = nil, nil, nil
 		}
 		for _, line := range strings.Split(blocks[i], "\n") {
+			if inHeredoc {
+				if line == "EOF" {
+					inHeredoc = false
+				} else {
+					stdin = append(stdin, line)
+				}
+				continue
+			}
 			if rest, ok := strings.CutPrefix(line, "$ "); ok {
 				check()
+				if r, ok := strings.CutSuffix(rest, " <<'EOF'"); ok {
+					rest, inHeredoc, stdin = r, true, []string{}
+				}
 				fields := strings.Fields(rest)
 				switch {
 				case len(fields) >= 4 && strings.Join(fields[:3], " ") == "go run ./cmd/parley":
@@ -71,18 +95,20 @@ func TestReadmeTour(t *testing.T) {
 				case fields[0] == "mpirun":
 					cmd = fields
 				}
-				if len(cmd) > 0 && cmd[0] != "run" && !haveMPI() {
+				if len(cmd) > 0 && slices.Contains([]string{"compile", "mpirun", "logs"}, cmd[0]) && !haveMPI() {
 					t.Logf("skipping %q: mpicc or mpirun not found", rest)
 					cmd = nil
 				}
 				for j, a := range cmd {
-					switch a {
-					case "pingpong.parley":
+					switch {
+					case a == "pingpong.parley":
 						cmd[j] = pingpong
-					case "out":
+					case a == "out":
 						cmd[j] = filepath.Join(dir, "out")
-					case ".":
+					case a == ".":
 						cmd[j] = dir
+					case strings.HasPrefix(a, "frontend/"):
+						cmd[j] = filepath.Join(root, a)
 					}
 				}
 				if len(cmd) > 0 && cmd[0] == "check" {
