@@ -2,9 +2,9 @@ package main
 
 import (
 	"os"
-	"slices"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
