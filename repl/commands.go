@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -350,14 +348,3 @@ while it is unfinished). Ctrl-C stops a run; Ctrl-D ends the session.
 	return nil
 }
 
-// createOutput opens an output file, "-" being out.
-func createOutput(path string, out io.Writer) (io.WriteCloser, error) {
-	if path == "-" {
-		return nopCloser{out}, nil
-	}
-	return os.Create(path)
-}
-
-type nopCloser struct{ io.Writer }
-
-func (nopCloser) Close() error { return nil }

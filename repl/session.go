@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/parley-hpc/parley/examples"
+	"github.com/parley-hpc/parley/internal/output"
 	"github.com/parley-hpc/parley/internal/progress"
 	"github.com/parley-hpc/parley/interp"
 	"github.com/parley-hpc/parley/ir"
@@ -384,7 +385,7 @@ func (s *Session) Timeline(ctx context.Context, path string) error {
 		return errors.New("no run yet: run first, then write its timeline")
 	}
 	last := s.runs[len(s.runs)-1]
-	w, err := createOutput(path, s.out)
+	w, err := output.Create(path, s.out)
 	if err != nil {
 		return err
 	}

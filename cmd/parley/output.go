@@ -4,25 +4,16 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/parley-hpc/parley/internal/output"
 )
 
 // Output files: "-" is standard output, as it is standard input for
 // inputs; paths are checked before the work that fills them is done.
 
-// nopCloser is standard output as an output file: closing it leaves it open.
-type nopCloser struct{ io.Writer }
-
-func (nopCloser) Close() error { return nil }
-
 // createOutput opens the output file at path, "-" being standard output.
 func createOutput(e *env, path string) (io.WriteCloser, error) {
-	if path == "-" {
-		return nopCloser{e.stdout}, nil
-	}
-	if st, err := os.Stat(path); err == nil && st.IsDir() {
-		return nil, fmt.Errorf("%s is a directory; name a file", path)
-	}
-	return os.Create(path)
+	return output.Create(path, e.stdout)
 }
 
 // writeOutput writes data to the output file at path, "-" being standard
