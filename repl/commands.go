@@ -347,4 +347,3 @@ while it is unfinished). Ctrl-C stops a run; Ctrl-D ends the session.
 `)
 	return nil
 }
-
