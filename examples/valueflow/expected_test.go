@@ -227,3 +227,57 @@ func hash32(x uint32) uint32 {
 }
 
 func hash2(a, b uint32) uint32 { return hash32(hash32(a) ^ b) }
+
+// selftestVolumes is what mpicount/selftest.c sends on p tasks, each
+// counting rule of mpicount.c applied by hand to its calls.
+func selftestVolumes(p int) volumes {
+	v := newVolumes(p)
+	for r := range p {
+		v.p2p[r][(r+1)%p] += 8 * (1 + 2 + 3 + 4 + 5 + 6 + 7 + 8) // MPI_Send .. MPI_Irsend to the right
+		v.p2p[r][(r+p-1)%p] += 8 * 9                             // MPI_Sendrecv_replace to the left
+		// On the communicator of r's parity, ranked highest task first,
+		// rank 0 (the root) is the highest task of that parity.
+		root := p - 1 - (p-1-r)%2
+		for m := r % 2; m < p; m += 2 {
+			switch {
+			case r == root && m != r:
+				v.coll[r][m] += 8*10 + 8*12 // MPI_Bcast; MPI_Allreduce, from rank 0
+			case r != root && m == root:
+				v.coll[r][m] += 8*11 + 8*12 // MPI_Reduce; MPI_Allreduce, to rank 0
+			}
+		}
+		for j := range p {
+			if j == r {
+				continue
+			}
+			if r == 1 {
+				v.coll[r][j] += 8 * 13 // MPI_Scatter from task 1
+			}
+			if r == 2 {
+				v.coll[r][j] += 8 * int64(j+1) // MPI_Scatterv from task 2
+			}
+			if j == 3 {
+				v.coll[r][j] += 8 * 14 // MPI_Gather to task 3
+			}
+			if j == 0 {
+				v.coll[r][j] += 8 * int64(r+1) // MPI_Gatherv to task 0
+			}
+			v.coll[r][j] += 8*15 + // MPI_Allgather, in place
+				8*int64(r+1) + // MPI_Allgatherv
+				8*16 + // MPI_Alltoall
+				8*int64(r+j+1) + // MPI_Alltoallv
+				8*int64(j+1) + // MPI_Reduce_scatter
+				8*17 // MPI_Reduce_scatter_block
+		}
+	}
+	// MPI_Allreduce of 18 doubles with counting off.
+	v.excluded = 2 * int64(p-1) * 8 * 18
+	for _, name := range []string{"Send", "Bsend", "Ssend", "Rsend", "Isend", "Ibsend", "Issend", "Irsend",
+		"Sendrecv_replace", "Bcast", "Reduce", "Allreduce", "Scatter", "Scatterv", "Gather", "Gatherv",
+		"Allgather", "Allgatherv", "Alltoall", "Alltoallv", "Reduce_scatter", "Reduce_scatter_block"} {
+		v.calls["MPI_"+name] = int64(p)
+	}
+	v.calls["MPI_Send"] += int64(p)      // to MPI_PROC_NULL: a call, no bytes
+	v.calls["MPI_Allreduce"] += int64(p) // with counting off
+	return v
+}

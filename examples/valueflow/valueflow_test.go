@@ -38,26 +38,24 @@ var cflags = []string{"-std=c99", "-O2", "-Wall", "-Wextra", "-Werror"}
 // volumes its decomposition implies (worked out independently below), and
 // that the golden file holds the same measurements.
 func TestMPIVolumes(t *testing.T) {
-	mpicc, err1 := exec.LookPath("mpicc")
-	mpirun, err2 := exec.LookPath("mpirun")
-	if err1 != nil || err2 != nil {
-		t.Skip("mpicc or mpirun not found: install Open MPI (Debian: apt-get install openmpi-bin libopenmpi-dev) to measure the MPI kernels")
-	}
+	mpicc, mpirun, lib := mpiTools(t)
 	cc, err := exec.LookPath("cc")
 	if err != nil {
 		t.Skip("cc not found: a C compiler builds the serial kernels")
 	}
-	dir := t.TempDir()
-	lib := filepath.Join(dir, "libmpicount.so")
-	compile(t, mpicc, lib, "examples/valueflow/mpicount/mpicount.c", "-shared", "-fPIC")
 	// go test caches a passing result keyed on the files the test itself
 	// opens; reading the shared header makes an edit to it rerun the test
 	// (compile reads each source for the same reason).
 	if _, err := os.ReadFile(filepath.Join(root, valueflow.Source, "kernels.h")); err != nil {
 		t.Fatal(err)
 	}
+	dir := t.TempDir()
 	for _, k := range valueflow.Kernels() {
 		t.Run(k.Name, func(t *testing.T) {
+			expect, ok := expected[k.Name]
+			if !ok {
+				t.Fatalf("no volumes derived for %s: work them out in expected_test.go", k.Name)
+			}
 			serial := filepath.Join(dir, k.Name)
 			compile(t, cc, serial, k.Serial, "-lm")
 			parallel := filepath.Join(dir, k.Name+"_mpi")
@@ -84,14 +82,42 @@ func TestMPIVolumes(t *testing.T) {
 					t.Errorf("%d tasks: checksum %v, the serial version prints %v", p, got, want)
 				}
 				m := collect(t, counts, p)
-				expect := expected[k.Name](args, p)
-				if d := cmp.Diff(expect, volumes{m.P2PBytes, m.CollectiveBytes, m.ExcludedBytes, m.Calls}, cmp.AllowUnexported(volumes{})); d != "" {
+				if d := cmp.Diff(expect(args, p), volumes{m.P2PBytes, m.CollectiveBytes, m.ExcludedBytes, m.Calls}, cmp.AllowUnexported(volumes{})); d != "" {
 					t.Errorf("%d tasks: measured volumes differ from the decomposition's (-want +got):\n%s", p, d)
 				}
 				g.Results = append(g.Results, m)
 			}
 			checkGolden(t, &g)
 		})
+	}
+}
+
+// mpiTools finds mpicc and mpirun, or skips the test, and builds mpicount
+// into a shared library for LD_PRELOAD.
+func mpiTools(t *testing.T) (mpicc, mpirun, lib string) {
+	t.Helper()
+	mpicc, err1 := exec.LookPath("mpicc")
+	mpirun, err2 := exec.LookPath("mpirun")
+	if err1 != nil || err2 != nil {
+		t.Skip("mpicc or mpirun not found: install Open MPI (Debian: apt-get install openmpi-bin libopenmpi-dev) to measure the MPI kernels")
+	}
+	lib = filepath.Join(t.TempDir(), "libmpicount.so")
+	compile(t, mpicc, lib, "examples/valueflow/mpicount/mpicount.c", "-shared", "-fPIC")
+	return mpicc, mpirun, lib
+}
+
+// TestMPICount runs mpicount/selftest.c, which makes every call mpicount
+// counts, and checks each counting rule (selftestVolumes).
+func TestMPICount(t *testing.T) {
+	mpicc, mpirun, lib := mpiTools(t)
+	dir := t.TempDir()
+	exe := filepath.Join(dir, "selftest")
+	compile(t, mpicc, exe, "examples/valueflow/mpicount/selftest.c")
+	const p = 4
+	mpiRun(t, mpirun, p, lib, dir, exe, nil)
+	m := collect(t, dir, p)
+	if d := cmp.Diff(selftestVolumes(p), volumes{m.P2PBytes, m.CollectiveBytes, m.ExcludedBytes, m.Calls}, cmp.AllowUnexported(volumes{})); d != "" {
+		t.Errorf("mpicount's counts differ from its rules (-want +got):\n%s", d)
 	}
 }
 
@@ -200,6 +226,9 @@ var flatArray = regexp.MustCompile(`\[[^\[\]{}]*\]`)
 func checkGolden(t *testing.T, g *valueflow.Golden) {
 	t.Helper()
 	if *update {
+		if t.Failed() {
+			t.Fatalf("testdata/%s.json left as it was: the measurements are wrong", g.Kernel)
+		}
 		data, err := json.MarshalIndent(g, "", "  ")
 		if err != nil {
 			t.Fatal(err)

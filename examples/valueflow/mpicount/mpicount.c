@@ -60,12 +60,13 @@
  * resumes (the MPI standard's profiling switch, which mpiP also honours);
  * what is sent in between is added to excluded_bytes instead, so a kernel
  * can leave its set-up out and the file still shows it.
+ *
+ * selftest.c makes every call counted here; TestMPICount in
+ * ../valueflow_test.go checks each rule on it.
  */
 #include <mpi.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 /* The calls counted, by name, for the "calls" object. */
 #define CALLS(X)                                                                                    \
@@ -101,16 +102,20 @@ static void setup(void)
         die("out of memory");
 }
 
-/* members fills peers with comm's ranks translated to MPI_COMM_WORLD,
-   stores this task's rank in comm in *me, and returns comm's size. */
-static int members(MPI_Comm comm, int *me)
+/* enter counts one call to `call` on comm: it fills peers with comm's
+   ranks translated to MPI_COMM_WORLD, stores this task's rank in comm in
+   *me, and returns comm's size. */
+static int enter(int call, MPI_Comm comm, int *me)
 {
+    calls[call]++;
     int inter, n;
     PMPI_Comm_test_inter(comm, &inter);
     if (inter)
         die("intercommunicators are not supported");
     PMPI_Comm_rank(comm, me);
     PMPI_Comm_size(comm, &n);
+    if (n > world_size)
+        die("communicators larger than MPI_COMM_WORLD are not supported");
     MPI_Group g;
     PMPI_Comm_group(comm, &g);
     int *ranks = malloc((size_t)n * sizeof *ranks);
@@ -131,7 +136,7 @@ static long long bytes(long long count, MPI_Datatype type)
     return count * size;
 }
 
-/* add counts b bytes sent to comm rank `to` (translated by members). */
+/* add counts b bytes sent to rank `to` of the communicator last entered. */
 static void add(long long *v, int to, long long b)
 {
     int w = peers[to];
@@ -143,45 +148,26 @@ static void add(long long *v, int to, long long b)
         excluded += b;
 }
 
-static void count_send(int call, int count, MPI_Datatype type, int dest, MPI_Comm comm)
+/* to_others counts b bytes sent to each of the n members but this task. */
+static void to_others(long long b, int n)
 {
-    calls[call]++;
-    if (dest == MPI_PROC_NULL)
-        return;
-    int me;
-    members(comm, &me);
-    add(p2p, dest, bytes(count, type));
-}
-
-/* to_all counts b bytes sent to every other member of comm. */
-static void to_all(int call, long long b, MPI_Comm comm)
-{
-    calls[call]++;
-    int me, n = members(comm, &me);
     for (int j = 0; j < n; j++)
         add(coll, j, b);
 }
 
-/* to_root counts b bytes sent to root unless this task is the root. */
-static void to_root(int call, long long b, int root, MPI_Comm comm)
+/* to_each counts counts[j] x type sent to each member j but this task. */
+static void to_each(const int counts[], MPI_Datatype type, int n)
 {
-    calls[call]++;
-    int me;
-    members(comm, &me);
-    if (me != root)
-        add(coll, root, b);
-}
-
-/* vector counts counts[j] x type to each member j, or nothing when counts
-   is NULL (a non-root of a rooted call). */
-static void vector(int call, const int counts[], MPI_Datatype type, MPI_Comm comm)
-{
-    calls[call]++;
-    int me, n = members(comm, &me);
-    if (counts == NULL)
-        return;
     for (int j = 0; j < n; j++)
         add(coll, j, bytes(counts[j], type));
+}
+
+static void count_send(int call, int count, MPI_Datatype type, int dest, MPI_Comm comm)
+{
+    int me;
+    enter(call, comm, &me);
+    if (dest != MPI_PROC_NULL)
+        add(p2p, dest, bytes(count, type));
 }
 
 int MPI_Init(int *argc, char ***argv)
@@ -315,24 +301,18 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int dest, int 
 
 int MPI_Bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm)
 {
-    int me;
-    members(comm, &me);
+    int me, n = enter(CALL_Bcast, comm, &me);
     if (me == root)
-        to_all(CALL_Bcast, bytes(count, type), comm);
-    else
-        calls[CALL_Bcast]++;
+        to_others(bytes(count, type), n);
     return PMPI_Bcast(buf, count, type, root, comm);
 }
 
 int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
-    int me;
-    members(comm, &me);
+    int me, n = enter(CALL_Scatter, comm, &me);
     if (me == root)
-        to_all(CALL_Scatter, bytes(sendcount, sendtype), comm);
-    else
-        calls[CALL_Scatter]++;
+        to_others(bytes(sendcount, sendtype), n);
     return PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
 }
 
@@ -340,9 +320,9 @@ int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[]
                  MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
                  int root, MPI_Comm comm)
 {
-    int me;
-    members(comm, &me);
-    vector(CALL_Scatterv, me == root ? sendcounts : NULL, sendtype, comm);
+    int me, n = enter(CALL_Scatterv, comm, &me);
+    if (me == root)
+        to_each(sendcounts, sendtype, n);
     return PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
                          comm);
 }
@@ -350,7 +330,10 @@ int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[]
 int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
-    to_root(CALL_Gather, bytes(sendcount, sendtype), root, comm);
+    int me;
+    enter(CALL_Gather, comm, &me);
+    if (me != root)
+        add(coll, root, bytes(sendcount, sendtype));
     return PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
 }
 
@@ -358,7 +341,10 @@ int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
                 const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
                 MPI_Comm comm)
 {
-    to_root(CALL_Gatherv, bytes(sendcount, sendtype), root, comm);
+    int me;
+    enter(CALL_Gatherv, comm, &me);
+    if (me != root)
+        add(coll, root, bytes(sendcount, sendtype));
     return PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
                         comm);
 }
@@ -366,27 +352,29 @@ int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
 int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
                int root, MPI_Comm comm)
 {
-    to_root(CALL_Reduce, bytes(count, type), root, comm);
+    int me;
+    enter(CALL_Reduce, comm, &me);
+    if (me != root)
+        add(coll, root, bytes(count, type));
     return PMPI_Reduce(sendbuf, recvbuf, count, type, op, root, comm);
 }
 
 int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
                   MPI_Comm comm)
 {
-    int me;
-    members(comm, &me);
+    int me, n = enter(CALL_Allreduce, comm, &me);
     if (me == 0)
-        to_all(CALL_Allreduce, bytes(count, type), comm);
+        to_others(bytes(count, type), n);
     else
-        to_root(CALL_Allreduce, bytes(count, type), 0, comm);
+        add(coll, 0, bytes(count, type));
     return PMPI_Allreduce(sendbuf, recvbuf, count, type, op, comm);
 }
 
 int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
-    long long b = sendbuf == MPI_IN_PLACE ? bytes(recvcount, recvtype) : bytes(sendcount, sendtype);
-    to_all(CALL_Allgather, b, comm);
+    int me, n = enter(CALL_Allgather, comm, &me);
+    to_others(sendbuf == MPI_IN_PLACE ? bytes(recvcount, recvtype) : bytes(sendcount, sendtype), n);
     return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }
 
@@ -394,10 +382,8 @@ int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
                    const int recvcounts[], const int displs[], MPI_Datatype recvtype,
                    MPI_Comm comm)
 {
-    int me;
-    members(comm, &me);
-    long long b = sendbuf == MPI_IN_PLACE ? bytes(recvcounts[me], recvtype) : bytes(sendcount, sendtype);
-    to_all(CALL_Allgatherv, b, comm);
+    int me, n = enter(CALL_Allgatherv, comm, &me);
+    to_others(sendbuf == MPI_IN_PLACE ? bytes(recvcounts[me], recvtype) : bytes(sendcount, sendtype), n);
     return PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
                            comm);
 }
@@ -405,8 +391,8 @@ int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
 int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
-    long long b = sendbuf == MPI_IN_PLACE ? bytes(recvcount, recvtype) : bytes(sendcount, sendtype);
-    to_all(CALL_Alltoall, b, comm);
+    int me, n = enter(CALL_Alltoall, comm, &me);
+    to_others(sendbuf == MPI_IN_PLACE ? bytes(recvcount, recvtype) : bytes(sendcount, sendtype), n);
     return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }
 
@@ -414,10 +400,11 @@ int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls
                   MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
                   const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
 {
+    int me, n = enter(CALL_Alltoallv, comm, &me);
     if (sendbuf == MPI_IN_PLACE)
-        vector(CALL_Alltoallv, recvcounts, recvtype, comm);
+        to_each(recvcounts, recvtype, n);
     else
-        vector(CALL_Alltoallv, sendcounts, sendtype, comm);
+        to_each(sendcounts, sendtype, n);
     return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                           recvtype, comm);
 }
@@ -425,13 +412,15 @@ int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls
 int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
                        MPI_Datatype type, MPI_Op op, MPI_Comm comm)
 {
-    vector(CALL_Reduce_scatter, recvcounts, type, comm);
+    int me, n = enter(CALL_Reduce_scatter, comm, &me);
+    to_each(recvcounts, type, n);
     return PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, type, op, comm);
 }
 
 int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype type,
                              MPI_Op op, MPI_Comm comm)
 {
-    to_all(CALL_Reduce_scatter_block, bytes(recvcount, type), comm);
+    int me, n = enter(CALL_Reduce_scatter_block, comm, &me);
+    to_others(bytes(recvcount, type), n);
     return PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, type, op, comm);
 }
