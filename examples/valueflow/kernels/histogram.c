@@ -15,10 +15,9 @@
 
 int main(int argc, char **argv)
 {
-    static const char *const names[] = {"n", "bins", "iterations"};
     long v[] = {16384, 64, 10};
     const long max[] = {1L << 26, 1L << 20, 1000000};
-    if (kernel_args(argc, argv, "histogram [n [bins [iterations]]]", 3, names, v, max, 1) != 0)
+    if (kernel_args(argc, argv, "histogram [n [bins [iterations]]]", 3, v, max, 1) != 0)
         return 2;
     long n = v[0], bins = v[1], iters = v[2];
 

@@ -21,10 +21,9 @@ int main(int argc, char **argv)
     int rank, size;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    static const char *const names[] = {"n", "bins", "iterations"};
     long v[] = {16384, 64, 10};
     const long max[] = {1L << 26, 1L << 20, 1000000};
-    if (kernel_args(argc, argv, "mpirun -np P histogram_mpi [n [bins [iterations]]]", 3, names, v, max,
+    if (kernel_args(argc, argv, "mpirun -np P histogram_mpi [n [bins [iterations]]]", 3, v, max,
                     rank == 0) != 0) {
         MPI_Finalize();
         return 2;

@@ -12,10 +12,9 @@
 
 int main(int argc, char **argv)
 {
-    static const char *const names[] = {"n", "iterations"};
     long v[] = {64, 20};
     const long max[] = {8192, 1000000};
-    if (kernel_args(argc, argv, "jacobi2d [n [iterations]]", 2, names, v, max, 1) != 0)
+    if (kernel_args(argc, argv, "jacobi2d [n [iterations]]", 2, v, max, 1) != 0)
         return 2;
     long n = v[0], iters = v[1], w = n + 2;
 

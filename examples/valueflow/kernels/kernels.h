@@ -9,7 +9,6 @@
 #ifndef KERNELS_H
 #define KERNELS_H
 
-#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,27 +58,27 @@ static inline int block_owner(long n, long i, int p)
 /*
  * kernel_args reads the positional arguments argv[1..] as integers into
  * vals, which hold the defaults; argument i must lie in [1, max[i]] so
- * that sizes cannot overflow. On a bad argument it prints what is wrong
- * and the usage on standard error (when loud: one MPI task reports for
- * all) and returns -1.
+ * that sizes cannot overflow (strtol's overflow value, LONG_MAX, lies
+ * outside, so errno is not needed). On a bad argument it prints what is
+ * wrong and the usage on standard error (when loud: one MPI task reports
+ * for all) and returns -1.
  */
-static inline int kernel_args(int argc, char **argv, const char *usage, int nargs,
-                              const char *const names[], long vals[], const long max[], int loud)
+static inline int kernel_args(int argc, char **argv, const char *usage, int nargs, long vals[],
+                              const long max[], int loud)
 {
     if (argc - 1 > nargs) {
         if (loud)
-            fprintf(stderr, "%s: %d arguments, at most %d expected\nusage: %s\n",
-                    argv[0], argc - 1, nargs, usage);
+            fprintf(stderr, "%s: %d arguments, at most %d expected\nusage: %s\n", argv[0], argc - 1,
+                    nargs, usage);
         return -1;
     }
     for (int i = 1; i < argc; i++) {
         char *end;
-        errno = 0;
         long v = strtol(argv[i], &end, 10);
-        if (errno != 0 || end == argv[i] || *end != '\0' || v < 1 || v > max[i - 1]) {
+        if (end == argv[i] || *end != '\0' || v < 1 || v > max[i - 1]) {
             if (loud)
-                fprintf(stderr, "%s: %s must be an integer from 1 to %ld, not \"%s\"\nusage: %s\n",
-                        argv[0], names[i - 1], max[i - 1], argv[i], usage);
+                fprintf(stderr, "%s: argument %d must be an integer from 1 to %ld, not \"%s\"\nusage: %s\n",
+                        argv[0], i, max[i - 1], argv[i], usage);
             return -1;
         }
         vals[i - 1] = v;

@@ -11,10 +11,9 @@
 
 int main(int argc, char **argv)
 {
-    static const char *const names[] = {"n"};
     long v[] = {64};
     const long max[] = {4096};
-    if (kernel_args(argc, argv, "matmul [n]", 1, names, v, max, 1) != 0)
+    if (kernel_args(argc, argv, "matmul [n]", 1, v, max, 1) != 0)
         return 2;
     long n = v[0];
 

@@ -11,8 +11,8 @@
  * the pr tasks of its grid column (MPI_Allgatherv on row and column
  * communicators), then multiplies locally. Each block of A thus travels to
  * pc - 1 tasks and each block of B to pr - 1 tasks: n^2 (pc - 1 + pr - 1)
- * doubles in all, the least any owner-computes placement of rectangular
- * blocks needs. The checksum is then summed on task 0 (MPI_Reduce).
+ * doubles in all, against (P - 1) n^2 for row blocks. The checksum is then
+ * summed on task 0 (MPI_Reduce).
  */
 #include <mpi.h>
 
@@ -24,10 +24,9 @@ int main(int argc, char **argv)
     int rank, size;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    static const char *const names[] = {"n"};
     long v[] = {64};
     const long max[] = {4096};
-    if (kernel_args(argc, argv, "mpirun -np P matmul_mpi [n]", 1, names, v, max, rank == 0) != 0) {
+    if (kernel_args(argc, argv, "mpirun -np P matmul_mpi [n]", 1, v, max, rank == 0) != 0) {
         MPI_Finalize();
         return 2;
     }

@@ -11,10 +11,9 @@
 
 int main(int argc, char **argv)
 {
-    static const char *const names[] = {"n", "iterations"};
     long v[] = {4096, 10};
     const long max[] = {1L << 24, 1000000};
-    if (kernel_args(argc, argv, "spmv [n [iterations]]", 2, names, v, max, 1) != 0)
+    if (kernel_args(argc, argv, "spmv [n [iterations]]", 2, v, max, 1) != 0)
         return 2;
     long n = v[0], iters = v[1];
 

@@ -32,10 +32,9 @@ int main(int argc, char **argv)
     int rank, size;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    static const char *const names[] = {"n", "iterations"};
     long v[] = {4096, 10};
     const long max[] = {1L << 24, 1000000};
-    if (kernel_args(argc, argv, "mpirun -np P spmv_mpi [n [iterations]]", 2, names, v, max, rank == 0) != 0) {
+    if (kernel_args(argc, argv, "mpirun -np P spmv_mpi [n [iterations]]", 2, v, max, rank == 0) != 0) {
         MPI_Finalize();
         return 2;
     }
