@@ -1,9 +1,10 @@
 /*
- * histogram.c: a reduction-heavy iteration. Each step counts n values in
- * [0, 1) into a histogram of `bins` bins, then moves every value to a new
- * place that depends on how full its bin was (histogram_step in
- * kernels.h), so every step needs the whole, global histogram. The serial
- * kernel that `parley analyze` reads; histogram_mpi.c is its MPI version.
+ * histogram.c: a reduction-heavy iteration. Each step adds n values in
+ * [0, 1) into a weighted histogram of `bins` bins (histogram_weight in
+ * kernels.h), then moves every value to a new place that depends on its
+ * bin's total (histogram_step), so every step needs the whole, global
+ * histogram. The serial kernel that `parley analyze` reads;
+ * histogram_mpi.c is its MPI version.
  *
  *   usage: histogram [n [bins [iterations]]]        (defaults 16384, 64, 10)
  *
@@ -29,7 +30,7 @@ int main(int argc, char **argv)
     for (long t = 0; t < iters; t++) {
         memset(hist, 0, (size_t)bins * sizeof *hist);
         for (long i = 0; i < n; i++)
-            hist[histogram_bin(x[i], bins)]++;
+            hist[histogram_bin(x[i], bins)] += histogram_weight(x[i]);
         for (long i = 0; i < n; i++)
             x[i] = histogram_step(x[i], hist[histogram_bin(x[i], bins)], n);
     }

@@ -5,10 +5,10 @@
  *          (defaults 16384, 64, 10)
  *
  * Decomposition: the n values in blocks (task r owns values
- * block_lo(n, r, P)..). Each step every task counts its values into a
+ * block_lo(n, r, P)..). Each step every task adds its values into a
  * local histogram and sums the histograms of all tasks in place
  * (MPI_Allreduce of `bins` 64-bit integers), then moves its values with
- * the global counts. The checksum is summed on task 0 (MPI_Reduce).
+ * the global totals. The checksum is summed on task 0 (MPI_Reduce).
  */
 #include <mpi.h>
 #include <string.h>
@@ -39,7 +39,7 @@ int main(int argc, char **argv)
     for (long t = 0; t < iters; t++) {
         memset(hist, 0, (size_t)bins * sizeof *hist);
         for (long i = 0; i < nloc; i++)
-            hist[histogram_bin(x[i], bins)]++;
+            hist[histogram_bin(x[i], bins)] += histogram_weight(x[i]);
         MPI_Allreduce(MPI_IN_PLACE, hist, (int)bins, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
         for (long i = 0; i < nloc; i++)
             x[i] = histogram_step(x[i], hist[histogram_bin(x[i], bins)], n);

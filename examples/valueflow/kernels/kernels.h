@@ -167,9 +167,14 @@ static inline double jacobi_init(long i, long j)
     return unit(hash2((uint32_t)i, (uint32_t)j));
 }
 
-/* Histogram iteration: each element moves to a new place in [0, 1) that
-   depends on how crowded its bin was, so every step needs the whole
-   histogram. */
+/*
+ * Histogram iteration: a weighted histogram. Each value x in [0, 1) adds
+ * its weight, 1 + floor(1024 x), to its bin, in integers so that the sums
+ * do not depend on the order of the additions; then each value moves to a
+ * new place in [0, 1) that depends on its bin's total, so every step needs
+ * the whole histogram. The weight makes each bin's total depend on the
+ * values themselves, not only through the bin's index.
+ */
 static inline double histogram_x0(long i)
 {
     return unit(hash32((uint32_t)i ^ 0x2545f491U));
@@ -181,9 +186,15 @@ static inline int histogram_bin(double x, long bins)
     return (int)(b < bins ? b : bins - 1);
 }
 
-static inline double histogram_step(double x, int64_t count, long n)
+static inline int64_t histogram_weight(double x)
 {
-    double y = 2.5 * x + (double)count / (double)n;
+    return 1 + (int64_t)(1024.0 * x);
+}
+
+/* histogram_step moves x by its bin's total, out of at most 1025 n. */
+static inline double histogram_step(double x, int64_t total, long n)
+{
+    double y = 2.5 * x + (double)total / (1025.0 * (double)n);
     return y - (double)(long)y; /* the fractional part: y >= 0 */
 }
 
