@@ -181,8 +181,8 @@ var expected = map[string]func(args []int64, p int) volumes{
 
 	// histogram n bins iterations: one MPI_Allreduce of `bins` 8-byte
 	// totals a step, counted as reduce-to-0 and broadcast: each other task
-	// sends 8 bins to task 0 and task 0 sends as much back. 64 bins, 10
-	// steps: 512 bytes x 10 = 5120 each way a task pair:
+	// sends 8 x bins bytes to task 0 and task 0 sends as many back. 64 bins,
+	// 10 steps: 512 bytes x 10 = 5120 each way a task pair:
 	//   2 tasks: 2 x 5120 = 10240, plus 8: 10248.
 	//   4 tasks: 6 x 5120 = 30720, plus 24: 30744.
 	//   8 tasks: 14 x 5120 = 71680, plus 56: 71736.
