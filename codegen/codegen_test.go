@@ -62,6 +62,23 @@ func TestReadableOutput(t *testing.T) {
 	}
 }
 
+// TestCompoundOperands: an operand keeps the parentheses its C operator
+// needs. A parity test of t | 2 is ((t | 2) & 1), not (t | 2 & 1), which C
+// reads as t | (2 & 1).
+func TestCompoundOperands(t *testing.T) {
+	p := mpitest.Build(t, "parity.parley", []byte(`TASKS t SUCH THAT t | 2 IS EVEN OUTPUT t.
+TASKS t SUCH THAT (t IF t > 1 OTHERWISE 3) IS ODD OUTPUT t.`))
+	c, err := codegen.C(p, codegen.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"((t | 2) & 1) == 0", "((t > 1 ? t : 3) & 1) != 0"} {
+		if !strings.Contains(string(c), want) {
+			t.Errorf("the C lacks %q", want)
+		}
+	}
+}
+
 // FuzzC: any program that checks either compiles to C or is refused with
 // a positioned error; the generator never panics.
 func FuzzC(f *testing.F) {
