@@ -80,9 +80,10 @@ type Output struct{ Stdout, Stderr []byte }
 func (o Output) String() string { return string(o.Stdout) + string(o.Stderr) }
 
 // Run runs exe on n tasks under mpirun, in exe's directory with standard
-// input empty. On timeout it stops mpirun, kills whatever is left in its
+// input empty and env ("KEY=value") added to the environment the tasks
+// inherit. On timeout it stops mpirun, kills whatever is left in its
 // process group and returns context.DeadlineExceeded.
-func Run(t testing.TB, mpirun, exe string, n int64, args []string, timeout time.Duration) (Output, error) {
+func Run(t testing.TB, mpirun, exe string, n int64, args []string, timeout time.Duration, env ...string) (Output, error) {
 	t.Helper()
 	full := []string{"--oversubscribe", "-np", fmt.Sprint(n)}
 	if os.Geteuid() == 0 {
@@ -91,6 +92,9 @@ func Run(t testing.TB, mpirun, exe string, n int64, args []string, timeout time.
 	full = append(append(full, exe), args...)
 	cmd := exec.Command(mpirun, full...)
 	cmd.Dir = filepath.Dir(exe)
+	if len(env) > 0 {
+		cmd.Env = append(os.Environ(), env...)
+	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	// Tasks that outlive a killed mpirun must not hold the test up.
 	cmd.WaitDelay = 5 * time.Second
