@@ -186,6 +186,8 @@ const (
 	timing     // the clock, or counters in a program whose timed loops run as often as the machine allows
 )
 
+func (d dep) String() string { return [...]string{"nothing", "random draws", "the clock"}[d] }
+
 // columnDeps finds, for each LOG heading of prog, what its values depend
 // on; headings not in the map hold fixed values. The value of a variable
 // is followed through the LET and FOR EACH that bind it.
