@@ -25,22 +25,6 @@ import (
 // messages and bytes sent and received, on the OUTPUTS lines and on the
 // number of LOG rows.
 
-// diffArgs are the options each example runs with: process grids that fit
-// 4 tasks, and sizes small enough for a 2-core CI machine.
-var diffArgs = map[string][]string{
-	"halo3d.parley":             {"--px", "2", "--py", "2", "--pz", "1", "--points", "16"},
-	"halo2d.parley":             {"--px", "2", "--py", "2"},
-	"wavefront.parley":          {"--px", "2", "--py", "2", "--work", "10"},
-	"lulesh.parley":             {"--elements", "4"}, // p=3 needs 27 tasks: the assertion fails on 4, in both
-	"pingpong-bandwidth.parley": {"--maxbytes", "64K", "--burst", "8", "--reps", "4"},
-	"pingpong-latency.parley":   {"--maxbytes", "64K", "--reps", "10"},
-	"broadcast.parley":          {"--maxbytes", "64K"},
-	"compute-model.parley":      {"--length", "64K"},
-	"reduce.parley":             {"--maxcount", "4K"},
-	"ring.parley":               {"--msgsize", "4K"},
-	"alltoall.parley":           {"--block", "1K"},
-}
-
 // diffCase is one program run both ways.
 type diffCase struct {
 	name  string // the example's file name
@@ -58,7 +42,7 @@ func TestDifferentialExamples(t *testing.T) {
 	cases := []diffCase{}
 	for _, name := range names {
 		src, _ := fs.ReadFile(examples.FS, name)
-		cases = append(cases, diffCase{name: name, tasks: 4, args: diffArgs[name], src: src})
+		cases = append(cases, diffCase{name: name, tasks: 4, args: mpitest.ExampleArgs[name], src: src})
 	}
 	// LULESH needs a cube of tasks: 8 tasks with p=2 exercises its 26
 	// neighbours for real.

@@ -74,6 +74,22 @@ func Compile(t testing.TB, mpicc, dir string, p *ir.Program, extra ...string) st
 	return exe
 }
 
+// ExampleArgs are the options each example runs with under test: process
+// grids that fit 4 tasks, and sizes small enough for a 2-core CI machine.
+var ExampleArgs = map[string][]string{
+	"halo3d.parley":             {"--px", "2", "--py", "2", "--pz", "1", "--points", "16"},
+	"halo2d.parley":             {"--px", "2", "--py", "2"},
+	"wavefront.parley":          {"--px", "2", "--py", "2", "--work", "10"},
+	"lulesh.parley":             {"--elements", "4"}, // p=3 needs 27 tasks: the assertion fails on 4, in both
+	"pingpong-bandwidth.parley": {"--maxbytes", "64K", "--burst", "8", "--reps", "4"},
+	"pingpong-latency.parley":   {"--maxbytes", "64K", "--reps", "10"},
+	"broadcast.parley":          {"--maxbytes", "64K"},
+	"compute-model.parley":      {"--length", "64K"},
+	"reduce.parley":             {"--maxcount", "4K"},
+	"ring.parley":               {"--msgsize", "4K"},
+	"alltoall.parley":           {"--block", "1K"},
+}
+
 // Output is what a run printed.
 type Output struct{ Stdout, Stderr []byte }
 
