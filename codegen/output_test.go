@@ -101,3 +101,37 @@ func TestCompiledLogTemplate(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestCompiledNoLogs: as with coNCePTuaL 1.5.1b (c_mpi, checked by hand), a
+// compiled program with no LOGS, COMPUTES AGGREGATES or THE VALUE OF
+// writes no log file, even when given a log-file template; one with a LOGS
+// that no task reaches writes one per task.
+func TestCompiledNoLogs(t *testing.T) {
+	mpicc, mpirun := mpiTools(t)
+	for _, tt := range []struct {
+		src  string
+		want []string
+	}{
+		{`TASK 0 SENDS A 1 KILOBYTE MESSAGE TO TASK 1 THEN TASK 1 OUTPUTS "done"`, nil},
+		{`IF num_tasks > 100 THEN TASK 0 LOGS 1 AS "x"`, []string{"real-0.log", "real-1.log"}},
+	} {
+		dir := t.TempDir()
+		exe := compile(t, mpicc, dir, build(t, "nologs.parley", []byte(tt.src)))
+		logs := filepath.Join(dir, "logs")
+		os.Mkdir(logs, 0o755)
+		if out, err := mpiRun(t, mpirun, exe, 2, []string{"--logfile", filepath.Join(logs, "real-%d.log")}, 60*time.Second); err != nil {
+			t.Fatalf("%s: %v\n%s", tt.src, err, out)
+		}
+		entries, err := os.ReadDir(logs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, e := range entries {
+			got = append(got, e.Name())
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("%s: wrote %v, want %v", tt.src, got, tt.want)
+		}
+	}
+}

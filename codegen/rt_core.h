@@ -23,6 +23,7 @@ typedef struct {
   const char *source; /* its text, copied into every log */
   const pr_param *params;
   int nparams;
+  int logs;           /* it writes logs (ir.Program.UsesLogs): if not, none */
 } pr_program;
 
 /* The predeclared counters. */
@@ -1516,6 +1517,7 @@ PR_UNUSED static void pr_write_logs(const char *status)
   const char *s;
   FILE *f;
   int i;
+  if (!pr.prog->logs) return;
   pr_flush();
   /* pr_option has checked that the template converts the rank alone. */
   if (pr.logname != NULL) pr_format(&path, &cap, pr.logname, pr.rank);

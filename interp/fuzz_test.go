@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"io/fs"
+	"os"
 	"testing"
 
 	"github.com/parley-hpc/parley/examples"
@@ -75,7 +76,11 @@ func FuzzRun(f *testing.F) {
 		if err := sim.WriteLogs(dir, "fuzz"); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := logfile.LoadSet(dir); err != nil {
+		if !p.UsesLogs() {
+			if entries, err := os.ReadDir(dir); err != nil || len(entries) > 0 {
+				t.Fatalf("a program that never logs wrote %v (%v)", entries, err)
+			}
+		} else if _, err := logfile.LoadSet(dir); err != nil {
 			t.Fatalf("the logs do not read back: %v", err)
 		}
 	})

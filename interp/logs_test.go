@@ -105,3 +105,46 @@ func TestWriteLogsRemovesStale(t *testing.T) {
 		t.Errorf("run identifiers %q (8 tasks), %q and %q (4 tasks, twice)", a, b, c)
 	}
 }
+
+// TestLogsOnlyWhenTheProgramLogs follows coNCePTuaL 1.5.1b (c_mpi, checked
+// by hand under mpirun): a program with no LOGS, COMPUTES AGGREGATES or
+// THE VALUE OF writes no log file at all; one with any of them, even in a
+// branch never taken or on a task that logs nothing, writes one per task.
+// A run of a program that no longer logs removes the logs an earlier
+// version left, which would otherwise be read as this run's.
+func TestLogsOnlyWhenTheProgramLogs(t *testing.T) {
+	files := func(dir string) []string {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		return names
+	}
+	for _, tt := range []struct {
+		src  string
+		want []string
+	}{
+		{`TASK 0 OUTPUTS "hi"`, nil},
+		{`TASK 0 SENDS A 1 KILOBYTE MESSAGE TO TASK 1`, nil},
+		{`TASK 0 LOGS 1 AS "x"`, []string{"p-0.log", "p-1.log", "p-2.log"}},
+		{`IF num_tasks > 100 THEN TASK 0 LOGS 1 AS "x"`, []string{"p-0.log", "p-1.log", "p-2.log"}},
+		{`ALL TASKS COMPUTE AGGREGATES`, []string{"p-0.log", "p-1.log", "p-2.log"}},
+		{`TASK 0 OUTPUTS THE VALUE OF "Number of tasks"`, []string{"p-0.log", "p-1.log", "p-2.log"}},
+	} {
+		dir := t.TempDir()
+		writeLogs(t, tt.src, 3, dir, "p")
+		if got := files(dir); !slices.Equal(got, tt.want) {
+			t.Errorf("%s: wrote %v, want %v", tt.src, got, tt.want)
+		}
+	}
+	dir := t.TempDir()
+	writeLogs(t, `ALL TASKS LOG num_tasks AS "tasks"`, 2, dir, "p")
+	writeLogs(t, `TASK 0 OUTPUTS "no more logs"`, 2, dir, "p")
+	if got := files(dir); len(got) > 0 {
+		t.Errorf("after a run that does not log: %v", got)
+	}
+}
