@@ -99,6 +99,34 @@ func FuzzC(f *testing.F) {
 
 // TestCompiledOptions: the benchmark's command line: --help lists the
 // parameters with their defaults, values take the language's suffixes,
+// TestRebindingNames: a variable declared where another of its name is
+// visible (one it rebinds, a parameter) gets a suffix, so that its
+// initializer reads the old value; siblings keep their own name.
+func TestRebindingNames(t *testing.T) {
+	src := `n IS "n" AND COMES FROM "--n" OR "-n" WITH DEFAULT 2.
+LET n BE n * 2 WHILE LET n BE n + 1 AND m BE n * 10 WHILE TASK 0 OUTPUTS n AND m.
+ALL TASKS t SEND A 1 BYTE MESSAGE TO TASK t + 1.
+ALL TASKS t SEND A 2 BYTE MESSAGE TO TASK t - 1.`
+	c, err := codegen.C(build(t, "rebind.parley", []byte(src)), codegen.Options{Version: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(c)
+	for _, want := range []string{
+		"int64_t n_2 = n * 2;",
+		"int64_t n_3 = n_2 + 1;",
+		"int64_t m = n_3 * 10;",
+		`pr_output("%.10g%.10g", (double)n_3, (double)m);`,
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the C lacks %q:\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, "t_2") {
+		t.Errorf("a variable of a sibling statement was renamed:\n%s", text)
+	}
+}
+
 // and a bad option is refused with exit status 2.
 func TestCompiledOptions(t *testing.T) {
 	mpicc, mpirun := mpiTools(t)

@@ -128,6 +128,12 @@ func (g *gen) ie(e ir.Expr) cexpr {
 	case *ir.CounterRef:
 		return cexpr{"(int64_t)pr_counter(" + counterNames[e.C] + ")", precUnary}
 	case *ir.Var:
+		if g.slotNames[e.Slot] == "" {
+			// The statement's translation evaluates e where its variable
+			// is not declared: C that would not compile.
+			g.fail(e.Span(), "internal error: the C backend reads %s outside the block that declares it", e.Name)
+			return atom(cName(e.Name))
+		}
 		return atom(g.slotNames[e.Slot])
 	case *ir.MyTask:
 		return atom("my_task")

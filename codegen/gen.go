@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -66,11 +67,20 @@ type gen struct {
 	out        *bytes.Buffer
 	depth      int
 	err        error
-	slotNames  []string
+	slotNames  []string // each slot's C name where it is declared now
 	paramNames []string
 	taken      map[string]bool // names user variables and parameters use
-	live       map[string]bool // temporaries in scope
+	live       map[string]bool // temporaries and declared variables in scope
 	logs       bool            // the program logs, so tables are opened
+	level      int             // the C block nesting, for scopes (depth is indentation)
+	decls      []decl          // variables declared in the open blocks, innermost last
+}
+
+// decl is a variable declared in C: its slot's name within the block at
+// level, and the slot's name outside it.
+type decl struct {
+	slot, level int
+	name, outer string
 }
 
 func newGen(p *ir.Program, opt Options) *gen {
@@ -87,10 +97,9 @@ func newGen(p *ir.Program, opt Options) *gen {
 		g.paramNames = append(g.paramNames, n)
 		g.taken[n] = true
 	}
+	g.slotNames = make([]string, len(p.Slots)) // set where each is declared
 	for _, s := range p.Slots {
-		n := cName(s)
-		g.slotNames = append(g.slotNames, n)
-		g.taken[n] = true
+		g.taken[cName(s)] = true
 	}
 	return g
 }
@@ -162,6 +171,37 @@ func (g *gen) release(names ...string) {
 	}
 }
 
+// declare names slot's variable for a C declaration whose scope is the
+// block at level (g.level for a declaration in the current block,
+// g.level+1 for a for loop's). The name is the variable's own unless that
+// is visible there (a parameter, a temporary, or a variable of an
+// enclosing block: typically the variable a LET rebinds, whose old value
+// the declaration's initializer reads), in which case a suffix tells the
+// two apart. A caller writes the initializer before declaring, so that it
+// reads the names outside. The name lasts until the block closes.
+func (g *gen) declare(slot, level int) string {
+	base := cName(g.p.Slots[slot])
+	name := base
+	for i := 2; g.live[name] || slices.Contains(g.paramNames, name) || name != base && g.taken[name]; i++ {
+		name = base + "_" + strconv.Itoa(i)
+	}
+	g.decls = append(g.decls, decl{slot: slot, level: level, name: name, outer: g.slotNames[slot]})
+	g.slotNames[slot] = name
+	g.live[name] = true
+	return name
+}
+
+// endScope leaves the current block: its variables go out of scope.
+func (g *gen) endScope() {
+	g.level--
+	for len(g.decls) > 0 && g.decls[len(g.decls)-1].level > g.level {
+		d := g.decls[len(g.decls)-1]
+		g.decls = g.decls[:len(g.decls)-1]
+		g.slotNames[d.slot] = d.outer
+		delete(g.live, d.name)
+	}
+}
+
 // ---------------------------------------------------------------------------
 // Writing
 
@@ -182,11 +222,20 @@ func (g *gen) open(format string, args ...any) {
 		g.line(format+" {", args...)
 	}
 	g.depth++
+	g.level++
 }
 
 func (g *gen) close() {
+	g.endScope()
 	g.depth--
 	g.line("}")
+}
+
+// reopen ends a block and opens the next on the same line, as "} else {".
+func (g *gen) reopen(format string) {
+	g.endScope()
+	g.depth--
+	g.open(format)
 }
 
 var spaces = regexp.MustCompile(`\s+`)
