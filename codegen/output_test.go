@@ -135,3 +135,56 @@ func TestCompiledNoLogs(t *testing.T) {
 		}
 	}
 }
+
+// TestCompiledFloatingPoint: the C run-time prints and logs infinities and
+// NaN from divisions by zero in floating-point context exactly as the
+// interpreter does (which prints what coNCePTuaL does: see interp's
+// TestFloatingPointLikeConceptual), aggregates included.
+func TestCompiledFloatingPoint(t *testing.T) {
+	mpicc, mpirun := mpiTools(t)
+	src, err := os.ReadFile(filepath.Join("testdata", "diff", "ieee.parley"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	p := build(t, "ieee.parley", src)
+	exe := compile(t, mpicc, dir, p)
+	out, err := mpiRun(t, mpirun, exe, 1, []string{"--logfile", filepath.Join(dir, "real-%d.log")}, 60*time.Second)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out.stderr)
+	}
+	plat, err := netmodel.Resolve(netmodel.DefaultPlatform)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pred strings.Builder
+	sim, err := interp.New(p, interp.Options{NumTasks: 1, Platform: plat, Logs: true, Output: &pred})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res := sim.Run(); !res.OK() {
+		t.Fatal(res.Problems)
+	}
+	if err := sim.WriteLogs(dir, "pred"); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := string(out.stdout), pred.String(); got != want || !strings.Contains(want, "inf -inf -nan nan") {
+		t.Errorf("OUTPUTS %q, interpreter %q", got, want)
+	}
+	cells := func(base string) []string {
+		s, err := logfile.LoadSet(filepath.Join(dir, base))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var all []string
+		for _, tab := range s.Log(0).File.Tables {
+			for _, c := range tab.Columns {
+				all = append(all, c.Rows...)
+			}
+		}
+		return all
+	}
+	if got, want := cells("real"), cells("pred"); !slices.Equal(got, want) {
+		t.Errorf("logged %q, interpreter %q", got, want)
+	}
+}

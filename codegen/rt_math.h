@@ -157,9 +157,18 @@ static PR_UNUSED int64_t pr_trunc(double x) {
 	return INT64_MIN;
 }
 
-/* REAL in integer context: int64(math.Round(x)). C's round, like Go's,
- * rounds half away from zero; ceil and floor match math.Ceil and Floor. */
-static PR_UNUSED int64_t pr_round_to_int(double x) { return pr_trunc(round(x)); }
+/* REAL in integer context: int64(math.Round(x)), which must fit. C's
+ * round, like Go's, rounds half away from zero; ceil and floor match
+ * math.Ceil and Floor. */
+static PR_UNUSED int64_t pr_round_to_int(double x, const char *pos) {
+	char b[PR_GBUF];
+	x = round(x);
+	if (!(x >= -9223372036854775808.0 && x < 9223372036854775808.0)) {
+		pr_fail(pos, "REAL(%s) does not fit in a 64-bit integer (an integer context needs one)", pr_fmt_g(b, x));
+		return 0;
+	}
+	return (int64_t)x;
+}
 
 /* ---- Go's math package on amd64 ---- */
 
@@ -540,17 +549,45 @@ static PR_UNUSED int64_t pr_ipow(int64_t x, int64_t y, const char *pos) {
 	return (int64_t)result;
 }
 
-/* x / y in floating-point context. */
-static PR_UNUSED double pr_fdiv(double x, double y, const char *pos) {
+/* finite: x, an operand of what (an operator or a function), must be a
+ * finite number. In floating-point context +, -, * and / follow IEEE 754
+ * (a division by zero gives an infinity, as in coNCePTuaL); every other
+ * operator and function but REAL, MIN and MAX refuses infinities and NaN. */
+static PR_UNUSED double pr_fin(double x, const char *what, const char *pos) {
 	char b[PR_GBUF];
-	if (y == 0)
-		pr_fail(pos, "division by zero (%s/0)", pr_fmt_g(b, x));
-	return x / y;
+	if (!isfinite(x))
+		pr_fail(pos, "%s of %s is undefined: it needs finite numbers (in floating point, a division by zero gives an "
+			     "infinity and 0/0 NaN)", what, pr_fmt_g(b, x));
+	return x;
+}
+
+/* MOD, shifts and bitwise operators in floating-point context (floatOp):
+ * the operator on the truncated values of finite operands, checked in
+ * order. */
+enum { PR_FMOD, PR_FSHL, PR_FSHR, PR_FAND, PR_FOR, PR_FXOR };
+static PR_UNUSED double pr_fintop(int op, double x, double y, const char *pos) {
+	static const char *const names[] = {"MOD", "<<", ">>", "&", "|", "XOR"};
+	int64_t a = pr_trunc(pr_fin(x, names[op], pos)), b = pr_trunc(pr_fin(y, names[op], pos));
+	switch (op) {
+	case PR_FMOD:
+		return (double)pr_mod(a, b, pos);
+	case PR_FSHL:
+		return (double)pr_shl(a, b);
+	case PR_FSHR:
+		return (double)pr_shr(a, b);
+	case PR_FAND:
+		return (double)(a & b);
+	case PR_FOR:
+		return (double)(a | b);
+	}
+	return (double)(a ^ b);
 }
 
 /* x ** y in floating-point context: fpow. */
 static PR_UNUSED double pr_fpow(double x, double y, const char *pos) {
 	char bx[PR_GBUF], by[PR_GBUF];
+	pr_fin(x, "**", pos);
+	pr_fin(y, "**", pos);
 	if ((x == 0 && y <= 0) || (x < 0 && y != trunc(y)))
 		pr_fail(pos, "(%s) ** (%s) is undefined", pr_fmt_g(bx, x), pr_fmt_g(by, y));
 	return pr_go_pow(x, y);
@@ -912,13 +949,8 @@ static PR_UNUSED double pr_froot(double n, double x, const char *pos) {
 	return pr_go_pow(x, 1 / n);
 }
 
-/* LOG10. */
-static PR_UNUSED double pr_flog10(double x, const char *pos) {
-	char b[PR_GBUF];
-	if (x <= 0)
-		pr_fail(pos, "LOG10(%s) is undefined: the argument must be positive", pr_fmt_g(b, x));
-	return pr_go_log10(x);
-}
+/* LOG10: -Inf for 0, NaN for a negative number, as C's log10. */
+static PR_UNUSED double pr_flog10(double x) { return pr_go_log10(x); }
 
 /* FACTOR10: factor10Float. */
 static PR_UNUSED double pr_factor10f(double x) {

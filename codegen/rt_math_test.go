@@ -304,7 +304,8 @@ func rtmAddFloatOps(l *rtmCaseList, r *rand.Rand) {
 	ops := []struct {
 		name string
 		op   lang.BinaryOp
-	}{{"fdiv", lang.Div}, {"fpow", lang.Pow}, {"fmod", lang.Mod}, {"fshl", lang.Shl}, {"fshr", lang.Shr}, {"fand", lang.BitAnd}}
+	}{{"fdiv", lang.Div}, {"fpow", lang.Pow}, {"fmod", lang.Mod}, {"fshl", lang.Shl}, {"fshr", lang.Shr}, {"fand", lang.BitAnd},
+		{"for", lang.BitOr}, {"fxor", lang.Xor}}
 	pair := func(x, y float64) {
 		for _, o := range ops {
 			l.add(fmt.Sprintf("%s %s %s", o.name, rtmHexF(x), rtmHexF(y)), rtmEvalFloat(&ir.Binary{Op: o.op, X: rtmCf(x), Y: rtmCf(y)}))
