@@ -228,3 +228,20 @@ IF which = 7 THEN TASK 0 SENDS A amount KILOBYTE MESSAGE TO TASK 1.
 		}
 	}
 }
+
+// TestCollectiveCountReadsTaskVariable: a collective's count that reads
+// its tasks' variable, which has no value for the statement as a whole,
+// is refused with its position rather than written as C that does not
+// compile (coNCePTuaL's C does not compile either).
+func TestCollectiveCountReadsTaskVariable(t *testing.T) {
+	for _, src := range []string{
+		"TASKS s SUCH THAT s < 2 REDUCE s DOUBLEWORDS TO TASK 0.",
+		"ALL TASKS s EXCHANGE s 8 BYTE MESSAGES WITH ALL OTHER TASKS.",
+	} {
+		_, err := codegen.C(build(t, "count.parley", []byte(src)), codegen.Options{})
+		var ce *codegen.Error
+		if !errors.As(err, &ce) || !strings.Contains(err.Error(), "cannot read s here") || ce.Span.Start.Line != 1 {
+			t.Errorf("%s: got %v", src, err)
+		}
+	}
+}

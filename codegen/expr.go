@@ -130,8 +130,11 @@ func (g *gen) ie(e ir.Expr) cexpr {
 	case *ir.Var:
 		if g.slotNames[e.Slot] == "" {
 			// The statement's translation evaluates e where its variable
-			// is not declared: C that would not compile.
-			g.fail(e.Span(), "internal error: the C backend reads %s outside the block that declares it", e.Name)
+			// is not declared: C that would not compile. This happens for
+			// a value a collective needs once for all its tasks, such as
+			// its item count, that reads one task's variable.
+			g.fail(e.Span(), "the C backend cannot read %s here, where it is not bound to one task: "+
+				"a collective's count must be the same for all its tasks", e.Name)
 			return atom(cName(e.Name))
 		}
 		return atom(g.slotNames[e.Slot])
