@@ -117,6 +117,34 @@ func FuzzC(f *testing.F) {
 
 // TestCompiledOptions: the benchmark's command line: --help lists the
 // parameters with their defaults, values take the language's suffixes,
+// TestRebindingNames: a variable declared where another of its name is
+// visible (one it rebinds, a parameter) gets a suffix, so that its
+// initializer reads the old value; siblings keep their own name.
+func TestRebindingNames(t *testing.T) {
+	src := `n IS "n" AND COMES FROM "--n" OR "-n" WITH DEFAULT 2.
+LET n BE n * 2 WHILE LET n BE n + 1 AND m BE n * 10 WHILE TASK 0 OUTPUTS n AND m.
+ALL TASKS t SEND A 1 BYTE MESSAGE TO TASK t + 1.
+ALL TASKS t SEND A 2 BYTE MESSAGE TO TASK t - 1.`
+	c, err := codegen.C(mpitest.Build(t, "rebind.parley", []byte(src)), codegen.Options{Version: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(c)
+	for _, want := range []string{
+		"int64_t n_2 = n * 2;",
+		"int64_t n_3 = n_2 + 1;",
+		"int64_t m = n_3 * 10;",
+		`pr_output("%.10g%.10g", (double)n_3, (double)m);`,
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the C lacks %q:\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, "t_2") {
+		t.Errorf("a variable of a sibling statement was renamed:\n%s", text)
+	}
+}
+
 // and a bad option is refused with exit status 2.
 func TestCompiledOptions(t *testing.T) {
 	mpicc, mpirun := mpitest.Tools(t)
@@ -215,6 +243,23 @@ IF which = 7 THEN TASK 0 SENDS A amount KILOBYTE MESSAGE TO TASK 1.
 		out, err := mpitest.Run(t, mpirun, exe, 2, args, time.Minute)
 		if err == nil || !strings.Contains(string(out.Stderr), at+": task ") || !strings.Contains(string(out.Stderr), msg) {
 			t.Errorf("%v: the compiled program gives %v:\n%s\nthe interpreter %s", args, err, out, pr)
+		}
+	}
+}
+
+// TestCollectiveCountReadsTaskVariable: a collective's count that reads
+// its tasks' variable, which has no value for the statement as a whole,
+// is refused with its position rather than written as C that does not
+// compile (coNCePTuaL's C does not compile either).
+func TestCollectiveCountReadsTaskVariable(t *testing.T) {
+	for _, src := range []string{
+		"TASKS s SUCH THAT s < 2 REDUCE s DOUBLEWORDS TO TASK 0.",
+		"ALL TASKS s EXCHANGE s 8 BYTE MESSAGES WITH ALL OTHER TASKS.",
+	} {
+		_, err := codegen.C(mpitest.Build(t, "count.parley", []byte(src)), codegen.Options{})
+		var ce *codegen.Error
+		if !errors.As(err, &ce) || !strings.Contains(err.Error(), "cannot read s here") || ce.Span.Start.Line != 1 {
+			t.Errorf("%s: got %v", src, err)
 		}
 	}
 }

@@ -128,6 +128,15 @@ func (g *gen) ie(e ir.Expr) cexpr {
 	case *ir.CounterRef:
 		return cexpr{"(int64_t)pr_counter(" + counterNames[e.C] + ")", precUnary}
 	case *ir.Var:
+		if g.slotNames[e.Slot] == "" {
+			// The statement's translation evaluates e where its variable
+			// is not declared: C that would not compile. This happens for
+			// a value a collective needs once for all its tasks, such as
+			// its item count, that reads one task's variable.
+			g.fail(e.Span(), "the C backend cannot read %s here, where it is not bound to one task: "+
+				"a collective's count must be the same for all its tasks", e.Name)
+			return atom(cName(e.Name))
+		}
 		return atom(g.slotNames[e.Slot])
 	case *ir.MyTask:
 		return atom("my_task")
@@ -210,7 +219,7 @@ func (g *gen) fe(e ir.Expr) cexpr {
 		case lang.Neg:
 			return cexpr{"-" + g.fe(e.X).in(precUnary, true), precUnary}
 		case lang.BitNot:
-			return cexpr{"(double)~" + g.trunc(e.X), precUnary}
+			return cexpr{"(double)~" + g.finiteTrunc(e.X, "NOT", e.Span()), precUnary}
 		}
 		return g.fe(e.X)
 	case *ir.Binary:
@@ -222,27 +231,42 @@ func (g *gen) fe(e ir.Expr) cexpr {
 			return infix(x, "-", y, precAdd)
 		case lang.Mul:
 			return infix(x, "*", y, precMul)
-		case lang.Div:
-			return call("pr_fdiv", x.s, y.s, pos(e.Span()))
+		case lang.Div: // IEEE 754: a division by zero gives an infinity, or NaN
+			return infix(x, "/", y, precMul)
 		case lang.Pow:
 			return call("pr_fpow", x.s, y.s, pos(e.Span()))
 		}
 		// MOD, shifts and bitwise operators work on the truncated values.
-		r := g.intBinary(e.Op, atom(g.trunc(e.X)), atom(g.trunc(e.Y)), nil, e.Span())
-		return cexpr{"(double)" + r.in(precUnary, false), precUnary}
+		return call("pr_fintop", fintOps[e.Op], x.s, y.s, pos(e.Span()))
 	case *ir.Cond:
 		return g.cond(g.re(e.Cond, true), g.fe(e.Then), g.fe(e.Else))
 	case *ir.Call:
 		return g.floatCall(e)
 	case *ir.Mesh:
-		return cexpr{"(double)" + g.mesh(e, g.trunc).s, precUnary}
+		val := func(x ir.Expr) string { return g.finiteTrunc(x, string(e.Func), e.Span()) }
+		return cexpr{"(double)" + g.mesh(e, val).s, precUnary}
 	}
 	return cexpr{"(double)" + g.ie(e).in(precUnary, false), precUnary}
 }
 
-// trunc is e evaluated in floating-point context and truncated as Go
-// converts to int64.
-func (g *gen) trunc(e ir.Expr) string { return "pr_trunc(" + g.floatExpr(e) + ")" }
+// fintOps are the operators floating-point context applies to truncated
+// integers (pr_fintop).
+var fintOps = map[lang.BinaryOp]string{
+	lang.Mod: "PR_FMOD", lang.Shl: "PR_FSHL", lang.Shr: "PR_FSHR", lang.BitAnd: "PR_FAND", lang.BitOr: "PR_FOR", lang.Xor: "PR_FXOR",
+}
+
+// finite is e evaluated in floating-point context, which must be a finite
+// number to be an operand of what (pr_fin). Where a function has several
+// arguments that are not, C's unspecified order of evaluation decides
+// which one the message names.
+func (g *gen) finite(e ir.Expr, what string, sp lang.Span) string {
+	return fmt.Sprintf("pr_fin(%s, %s, %s)", g.floatExpr(e), cString(what), pos(sp))
+}
+
+// finiteTrunc is finite truncated as Go converts to int64.
+func (g *gen) finiteTrunc(e ir.Expr, what string, sp lang.Span) string {
+	return "pr_trunc(" + g.finite(e, what, sp) + ")"
+}
 
 // mesh writes MESH_NEIGHBOR, MESH_COORDINATE or MESH_DISTANCE with its
 // arguments converted by val.
@@ -293,7 +317,7 @@ func (g *gen) intCall(c *ir.Call) cexpr {
 	a := c.Args
 	switch c.Func {
 	case lang.FuncReal:
-		return call("pr_round_to_int", g.floatExpr(a[0]))
+		return call("pr_round_to_int", g.floatExpr(a[0]), pos(c.Span()))
 	case lang.FuncCeiling, lang.FuncFloor, lang.FuncRound:
 		return g.ie(a[0]) // meaningless on integers: unchanged
 	case lang.FuncRandomGaussian:
@@ -335,30 +359,14 @@ func (g *gen) intFunc(c *ir.Call, args []string) cexpr {
 	return call(f.name, args...)
 }
 
+// floatCall translates a call in floating-point context: REAL, MIN and MAX
+// take any number; the other functions take finite ones (callFloat).
 func (g *gen) floatCall(c *ir.Call) cexpr {
 	a := c.Args
 	p := pos(c.Span())
 	switch c.Func {
 	case lang.FuncReal:
 		return g.fe(a[0])
-	case lang.FuncCeiling:
-		return call("ceil", g.floatExpr(a[0]))
-	case lang.FuncFloor:
-		return call("floor", g.floatExpr(a[0]))
-	case lang.FuncRound:
-		return call("round", g.floatExpr(a[0]))
-	case lang.FuncAbs:
-		return call("fabs", g.floatExpr(a[0]))
-	case lang.FuncCbrt:
-		return call("pr_fcbrt", g.floatExpr(a[0]), p)
-	case lang.FuncSqrt:
-		return call("pr_fsqrt", g.floatExpr(a[0]), p)
-	case lang.FuncLog10:
-		return call("pr_flog10", g.floatExpr(a[0]), p)
-	case lang.FuncFactor10:
-		return call("pr_factor10f", g.floatExpr(a[0]))
-	case lang.FuncRoot:
-		return call("pr_froot", g.floatExpr(a[0]), g.floatExpr(a[1]), p)
 	case lang.FuncMin, lang.FuncMax:
 		fn := "pr_fmin2"
 		if c.Func == lang.FuncMax {
@@ -369,18 +377,41 @@ func (g *gen) floatCall(c *ir.Call) cexpr {
 			s = fn + "(" + s + ", " + g.floatExpr(x) + ")"
 		}
 		return atom(s)
-	case lang.FuncRandomUniform:
-		return call("pr_random_uniform_float", "&pr.rng", g.floatExpr(a[0]), g.floatExpr(a[1]), p)
-	case lang.FuncRandomGaussian:
-		return call("pr_random_gaussian_float", "&pr.rng", g.floatExpr(a[0]), g.floatExpr(a[1]))
-	case lang.FuncRandomPareto:
-		return call("pr_random_pareto_float", "&pr.rng", g.floatExpr(a[0]), g.floatExpr(a[1]), g.floatExpr(a[2]), p)
-	case lang.FuncRandomPoisson:
-		return call("pr_frandom_poisson", "&pr.rng", g.floatExpr(a[0]), p)
 	}
 	args := make([]string, len(a))
 	for i, x := range a {
-		args[i] = g.trunc(x)
+		args[i] = g.finite(x, string(c.Func), c.Span())
+	}
+	switch c.Func {
+	case lang.FuncCeiling:
+		return call("ceil", args[0])
+	case lang.FuncFloor:
+		return call("floor", args[0])
+	case lang.FuncRound:
+		return call("round", args[0])
+	case lang.FuncAbs:
+		return call("fabs", args[0])
+	case lang.FuncCbrt:
+		return call("pr_fcbrt", args[0], p)
+	case lang.FuncSqrt:
+		return call("pr_fsqrt", args[0], p)
+	case lang.FuncLog10:
+		return call("pr_flog10", args[0])
+	case lang.FuncFactor10:
+		return call("pr_factor10f", args[0])
+	case lang.FuncRoot:
+		return call("pr_froot", args[0], args[1], p)
+	case lang.FuncRandomUniform:
+		return call("pr_random_uniform_float", "&pr.rng", args[0], args[1], p)
+	case lang.FuncRandomGaussian:
+		return call("pr_random_gaussian_float", "&pr.rng", args[0], args[1])
+	case lang.FuncRandomPareto:
+		return call("pr_random_pareto_float", "&pr.rng", args[0], args[1], args[2], p)
+	case lang.FuncRandomPoisson:
+		return call("pr_frandom_poisson", "&pr.rng", args[0], p)
+	}
+	for i := range args {
+		args[i] = "pr_trunc(" + args[i] + ")"
 	}
 	return cexpr{"(double)" + g.intFunc(c, args).s, precUnary}
 }
@@ -388,14 +419,15 @@ func (g *gen) floatCall(c *ir.Call) cexpr {
 var cmpOps = map[lang.CmpOp]string{lang.Eq: "==", lang.Lt: "<", lang.Gt: ">", lang.Le: "<=", lang.Ge: ">=", lang.Ne: "!="}
 
 func (g *gen) re(r ir.Rel, fl bool) cexpr {
-	val, ti := g.ie, g.intExpr
+	// ti is an operand of DIVIDES, IS EVEN or IS IN, which work on integers.
+	val, ti := g.ie, func(e ir.Expr, _ string) string { return g.intExpr(e) }
 	if fl {
-		val, ti = g.fe, g.trunc
+		val, ti = g.fe, func(e ir.Expr, what string) string { return g.finiteTrunc(e, what, r.Span()) }
 	}
 	switch r := r.(type) {
 	case *ir.Compare:
 		if r.Op == lang.Divides {
-			return infix(call("pr_mod", ti(r.Y), ti(r.X), pos(r.Span())), "==", atom("0"), precEq)
+			return infix(call("pr_mod", ti(r.Y, "DIVIDES"), ti(r.X, "DIVIDES"), pos(r.Span())), "==", atom("0"), precEq)
 		}
 		p := precRel
 		if r.Op == lang.Eq || r.Op == lang.Ne {
@@ -409,7 +441,7 @@ func (g *gen) re(r ir.Rel, fl bool) cexpr {
 		}
 		x := g.ie(r.X) // a compound operand keeps its parentheses: (x | y) & 1
 		if fl {
-			x = atom(g.trunc(r.X))
+			x = atom(ti(r.X, "IS EVEN"))
 		}
 		return infix(infix(x, "&", atom("1"), precBitAnd), op, atom("0"), precEq)
 	case *ir.InInterval:
@@ -420,7 +452,7 @@ func (g *gen) re(r ir.Rel, fl bool) cexpr {
 		}
 		return s
 	case *ir.InRanges:
-		s := g.inRanges(r.Ranges, ti(r.X))
+		s := g.inRanges(r.Ranges, ti(r.X, "IS IN"))
 		if r.Not {
 			return cexpr{"!" + s.in(precAtom, false), precUnary}
 		}

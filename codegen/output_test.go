@@ -102,3 +102,90 @@ func TestCompiledLogTemplate(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestCompiledNoLogs: as with coNCePTuaL 1.5.1b (c_mpi, checked by hand), a
+// compiled program with no LOGS, COMPUTES AGGREGATES or THE VALUE OF
+// writes no log file, even when given a log-file template; one with a LOGS
+// that no task reaches writes one per task.
+func TestCompiledNoLogs(t *testing.T) {
+	mpicc, mpirun := mpitest.Tools(t)
+	for _, tt := range []struct {
+		src  string
+		want []string
+	}{
+		{`TASK 0 SENDS A 1 KILOBYTE MESSAGE TO TASK 1 THEN TASK 1 OUTPUTS "done"`, nil},
+		{`IF num_tasks > 100 THEN TASK 0 LOGS 1 AS "x"`, []string{"real-0.log", "real-1.log"}},
+	} {
+		dir := t.TempDir()
+		exe := mpitest.Compile(t, mpicc, dir, mpitest.Build(t, "nologs.parley", []byte(tt.src)))
+		logs := filepath.Join(dir, "logs")
+		os.Mkdir(logs, 0o755)
+		if out, err := mpitest.Run(t, mpirun, exe, 2, []string{"--logfile", filepath.Join(logs, "real-%d.log")}, 60*time.Second); err != nil {
+			t.Fatalf("%s: %v\n%s", tt.src, err, out)
+		}
+		entries, err := os.ReadDir(logs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, e := range entries {
+			got = append(got, e.Name())
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("%s: wrote %v, want %v", tt.src, got, tt.want)
+		}
+	}
+}
+
+// TestCompiledFloatingPoint: the C run-time prints and logs infinities and
+// NaN from divisions by zero in floating-point context exactly as the
+// interpreter does (which prints what coNCePTuaL does: see interp's
+// TestFloatingPointLikeConceptual), aggregates included.
+func TestCompiledFloatingPoint(t *testing.T) {
+	mpicc, mpirun := mpitest.Tools(t)
+	src, err := os.ReadFile(filepath.Join("testdata", "diff", "ieee.parley"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	p := mpitest.Build(t, "ieee.parley", src)
+	exe := mpitest.Compile(t, mpicc, dir, p)
+	out, err := mpitest.Run(t, mpirun, exe, 1, []string{"--logfile", filepath.Join(dir, "real-%d.log")}, 60*time.Second)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out.Stderr)
+	}
+	plat, err := netmodel.Resolve(netmodel.DefaultPlatform)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pred strings.Builder
+	sim, err := interp.New(p, interp.Options{NumTasks: 1, Platform: plat, Logs: true, Output: &pred})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res := sim.Run(); !res.OK() {
+		t.Fatal(res.Problems)
+	}
+	if err := sim.WriteLogs(dir, "pred"); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := string(out.Stdout), pred.String(); got != want || !strings.Contains(want, "inf -inf -nan nan") {
+		t.Errorf("OUTPUTS %q, interpreter %q", got, want)
+	}
+	cells := func(base string) []string {
+		s, err := logfile.LoadSet(filepath.Join(dir, base))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var all []string
+		for _, tab := range s.Log(0).File.Tables {
+			for _, c := range tab.Columns {
+				all = append(all, c.Rows...)
+			}
+		}
+		return all
+	}
+	if got, want := cells("real"), cells("pred"); !slices.Equal(got, want) {
+		t.Errorf("logged %q, interpreter %q", got, want)
+	}
+}

@@ -23,6 +23,7 @@ typedef struct {
   const char *source; /* its text, copied into every log */
   const pr_param *params;
   int nparams;
+  int logs;           /* it writes logs (ir.Program.UsesLogs): if not, none */
 } pr_program;
 
 /* The predeclared counters. */
@@ -198,8 +199,10 @@ PR_UNUSED static void pr_fail(const char *pos, const char *fmt, ...)
 /* MIN and MAX, pairwise, keeping the first of equal values as Parley does. */
 PR_UNUSED static int64_t pr_min2(int64_t a, int64_t b) { return b < a ? b : a; }
 PR_UNUSED static int64_t pr_max2(int64_t a, int64_t b) { return b < a ? a : b; }
+/* In floating-point context as coNCePTuaL's loop: a NaN after the first
+ * value is never taken. */
 PR_UNUSED static double pr_fmin2(double a, double b) { return b < a ? b : a; }
-PR_UNUSED static double pr_fmax2(double a, double b) { return b < a ? a : b; }
+PR_UNUSED static double pr_fmax2(double a, double b) { return b > a ? b : a; }
 
 /* BITS round up to whole bytes. */
 PR_UNUSED static int64_t pr_bits_to_bytes(int64_t bits) { return bits % 8 != 0 ? bits / 8 + 1 : bits / 8; }
@@ -1265,9 +1268,11 @@ PR_UNUSED static void pr_cell(pr_column *c, double v)
   strcpy(c->rows[c->nrows++], buf);
 }
 
+/* pr_cmp_double orders as Go's slices.Sort: NaNs first. */
 PR_UNUSED static int pr_cmp_double(const void *a, const void *b)
 {
   double x = *(const double *)a, y = *(const double *)b;
+  if (isnan(x) || isnan(y)) return !isnan(x) - !isnan(y);
   return (x > y) - (x < y);
 }
 
@@ -1318,8 +1323,8 @@ PR_UNUSED static double pr_aggregate(pr_column *c)
   case PR_STDDEV: return sqrt(pr_variance(d, n));
   case PR_VARIANCE: return pr_variance(d, n);
   case PR_SUM: for (i = 0; i < n; i++) s += d[i]; return s;
-  case PR_MINIMUM: v = d[0]; for (i = 1; i < n; i++) if (d[i] < v) v = d[i]; return v;
-  case PR_MAXIMUM: v = d[0]; for (i = 1; i < n; i++) if (d[i] > v) v = d[i]; return v;
+  case PR_MINIMUM: v = DBL_MAX; for (i = 0; i < n; i++) if (d[i] < v) v = d[i]; return v;
+  case PR_MAXIMUM: v = -DBL_MAX; for (i = 0; i < n; i++) if (d[i] > v) v = d[i]; return v;
   case PR_FINAL: return d[n - 1];
   }
   for (i = 1; i < n; i++)
@@ -1516,6 +1521,7 @@ PR_UNUSED static void pr_write_logs(const char *status)
   const char *s;
   FILE *f;
   int i;
+  if (!pr.prog->logs) return;
   pr_flush();
   /* pr_option has checked that the template converts the rank alone. */
   if (pr.logname != NULL) pr_format(&path, &cap, pr.logname, pr.rank);

@@ -157,9 +157,18 @@ static PR_UNUSED int64_t pr_trunc(double x) {
 	return INT64_MIN;
 }
 
-/* REAL in integer context: int64(math.Round(x)). C's round, like Go's,
- * rounds half away from zero; ceil and floor match math.Ceil and Floor. */
-static PR_UNUSED int64_t pr_round_to_int(double x) { return pr_trunc(round(x)); }
+/* REAL in integer context: int64(math.Round(x)), which must fit. C's
+ * round, like Go's, rounds half away from zero; ceil and floor match
+ * math.Ceil and Floor. */
+static PR_UNUSED int64_t pr_round_to_int(double x, const char *pos) {
+	char b[PR_GBUF];
+	x = round(x);
+	if (!(x >= -9223372036854775808.0 && x < 9223372036854775808.0)) {
+		pr_fail(pos, "REAL(%s) does not fit in a 64-bit integer (an integer context needs one)", pr_fmt_g(b, x));
+		return 0;
+	}
+	return (int64_t)x;
+}
 
 /* ---- Go's math package on amd64 ---- */
 
@@ -540,17 +549,45 @@ static PR_UNUSED int64_t pr_ipow(int64_t x, int64_t y, const char *pos) {
 	return (int64_t)result;
 }
 
-/* x / y in floating-point context. */
-static PR_UNUSED double pr_fdiv(double x, double y, const char *pos) {
+/* finite: x, an operand of what (an operator or a function), must be a
+ * finite number. In floating-point context +, -, * and / follow IEEE 754
+ * (a division by zero gives an infinity, as in coNCePTuaL); every other
+ * operator and function but REAL, MIN and MAX refuses infinities and NaN. */
+static PR_UNUSED double pr_fin(double x, const char *what, const char *pos) {
 	char b[PR_GBUF];
-	if (y == 0)
-		pr_fail(pos, "division by zero (%s/0)", pr_fmt_g(b, x));
-	return x / y;
+	if (!isfinite(x))
+		pr_fail(pos, "%s of %s is undefined: it needs finite numbers (in floating point, a division by zero gives an "
+			     "infinity and 0/0 NaN)", what, pr_fmt_g(b, x));
+	return x;
+}
+
+/* MOD, shifts and bitwise operators in floating-point context (floatOp):
+ * the operator on the truncated values of finite operands, checked in
+ * order. */
+enum { PR_FMOD, PR_FSHL, PR_FSHR, PR_FAND, PR_FOR, PR_FXOR };
+static PR_UNUSED double pr_fintop(int op, double x, double y, const char *pos) {
+	static const char *const names[] = {"MOD", "<<", ">>", "&", "|", "XOR"};
+	int64_t a = pr_trunc(pr_fin(x, names[op], pos)), b = pr_trunc(pr_fin(y, names[op], pos));
+	switch (op) {
+	case PR_FMOD:
+		return (double)pr_mod(a, b, pos);
+	case PR_FSHL:
+		return (double)pr_shl(a, b);
+	case PR_FSHR:
+		return (double)pr_shr(a, b);
+	case PR_FAND:
+		return (double)(a & b);
+	case PR_FOR:
+		return (double)(a | b);
+	}
+	return (double)(a ^ b);
 }
 
 /* x ** y in floating-point context: fpow. */
 static PR_UNUSED double pr_fpow(double x, double y, const char *pos) {
 	char bx[PR_GBUF], by[PR_GBUF];
+	pr_fin(x, "**", pos);
+	pr_fin(y, "**", pos);
 	if ((x == 0 && y <= 0) || (x < 0 && y != trunc(y)))
 		pr_fail(pos, "(%s) ** (%s) is undefined", pr_fmt_g(bx, x), pr_fmt_g(by, y));
 	return pr_go_pow(x, y);
@@ -912,13 +949,8 @@ static PR_UNUSED double pr_froot(double n, double x, const char *pos) {
 	return pr_go_pow(x, 1 / n);
 }
 
-/* LOG10. */
-static PR_UNUSED double pr_flog10(double x, const char *pos) {
-	char b[PR_GBUF];
-	if (x <= 0)
-		pr_fail(pos, "LOG10(%s) is undefined: the argument must be positive", pr_fmt_g(b, x));
-	return pr_go_log10(x);
-}
+/* LOG10: -Inf for 0, NaN for a negative number, as C's log10. */
+static PR_UNUSED double pr_flog10(double x) { return pr_go_log10(x); }
 
 /* FACTOR10: factor10Float. */
 static PR_UNUSED double pr_factor10f(double x) {
@@ -1280,14 +1312,19 @@ enum { PR_PROG_EMPTY, PR_PROG_ARITH, PR_PROG_GEO_MUL, PR_PROG_GEO_DIV, PR_PROG_G
  * needs them. */
 typedef struct {
 	int kind;
-	int64_t start, step, ratio, end; /* ARITH: step != 0; GEO_MUL, GEO_DIV: |ratio| >= 2 */
+	int64_t start, step, ratio, end; /* ARITH: step != 0; GEO_MUL, GEO_DIV: the ratio; GEO_FLOAT: end rounded */
 	double fstart, fratio, fend;     /* GEO_FLOAT */
+	int up;                          /* GEO_FLOAT: stop above end, else below */
 	int done;                        /* iteration state */
-	int64_t next, prev, j;
+	int64_t next, prev;
+	double x;
 } pr_progression;
 
 /* The most values pr_prog stores. */
 #define PR_PROG_MAX 100000000
+
+/* ir.Round: coNCePTuaL's CONC_DBL2INT, x + 0.5 truncated toward zero. */
+static PR_UNUSED int64_t pr_dbl2int(double x) { return pr_trunc(x + 0.5); }
 
 /* arith. */
 static PR_UNUSED void pr_prog_arith(pr_progression *p, int64_t start, int64_t step, int64_t end) {
@@ -1297,28 +1334,29 @@ static PR_UNUSED void pr_prog_arith(pr_progression *p, int64_t start, int64_t st
 	p->end = end;
 }
 
-/* geoInt: an exact integer ratio of magnitude at least 2. */
+/* geoInt: a common exact integer ratio between the terms. */
 static PR_UNUSED int pr_prog_geo_int(pr_progression *p, int n, const int64_t *a, int64_t end) {
 	int64_t r;
 	int i;
-	for (i = 0; i < n; i++)
-		if (a[i] == 0)
-			return 0;
 	if (a[0] < a[1]) {
+		for (i = 0; i + 1 < n; i++)
+			if (a[i] == 0)
+				return 0;
 		r = pr_quo(a[1], a[0]);
 		for (i = 0; i + 1 < n; i++)
 			if (pr_wmul(a[i], r) != a[i + 1])
 				return 0;
-		if (r < 2 && r > -2)
-			return 0;
 		p->kind = a[0] > end ? PR_PROG_EMPTY : PR_PROG_GEO_MUL;
 	} else {
+		if (a[0] == a[1])
+			return 0;
+		for (i = 1; i < n; i++)
+			if (a[i] == 0)
+				return 0;
 		r = pr_quo(a[0], a[1]);
 		for (i = 0; i + 1 < n; i++)
 			if (pr_wmul(a[i + 1], r) != a[i])
 				return 0;
-		if (r < 2 && r > -2)
-			return 0;
 		p->kind = a[0] < end ? PR_PROG_EMPTY : PR_PROG_GEO_DIV;
 	}
 	p->start = a[0];
@@ -1327,24 +1365,39 @@ static PR_UNUSED int pr_prog_geo_int(pr_progression *p, int n, const int64_t *a,
 	return 1;
 }
 
-/* geoFloat: a common ratio between floating-point terms. */
-static PR_UNUSED int pr_prog_geo_float(pr_progression *p, int n, const double *a, double end) {
-	double r;
+/* geoFloat: the average ratio between the terms in floating point (f)
+ * rounds each term to the next in integer context (a). */
+static PR_UNUSED int pr_prog_geo_float(pr_progression *p, int n, const int64_t *a, const double *f, double end) {
+	double sum = 0, ratio;
 	int i;
-	for (i = 0; i < n; i++)
-		if (a[i] == 0 || a[i] != a[i] || isinf(a[i]))
+	for (i = 0; i + 1 < n; i++)
+		if (a[i] == 0)
 			return 0;
-	r = a[1] / a[0];
-	if (r <= 0 || r == 1)
-		return 0;
-	for (i = 1; i + 1 < n; i++)
-		if (fabs(a[i + 1] / a[i] - r) > 1e-9 * r)
+	for (i = 0; i + 1 < n; i++)
+		sum += f[i + 1] / f[i];
+	ratio = sum / (double)(n - 1);
+	for (i = 0; i + 1 < n; i++)
+		if (pr_dbl2int(f[i] * ratio) != a[i + 1])
 			return 0;
-	p->kind = (r > 1 && a[0] > end) || (r < 1 && a[0] < end) ? PR_PROG_EMPTY : PR_PROG_GEO_FLOAT;
-	p->fstart = a[0];
-	p->fratio = r;
+	p->kind = PR_PROG_GEO_FLOAT;
+	p->fstart = f[0];
+	p->fratio = ratio;
 	p->fend = end;
+	p->end = pr_dbl2int(end);
+	p->up = a[0] < a[1];
+	if (p->up ? pr_dbl2int(f[0]) > p->end : pr_dbl2int(f[0]) < p->end)
+		p->kind = PR_PROG_EMPTY;
 	return 1;
+}
+
+static PR_UNUSED int pr_prog_next(pr_progression *p, int64_t *out);
+
+/* pr_prog_start sets the iteration state of a progression just found. */
+static PR_UNUSED void pr_prog_start(pr_progression *p) {
+	p->done = p->kind == PR_PROG_EMPTY;
+	p->next = p->start;
+	p->x = p->fstart;
+	p->prev = p->kind == PR_PROG_GEO_FLOAT ? pr_dbl2int(p->fstart - 1) : INT64_MIN;
 }
 
 /* ProgRange.Pattern, given the n >= 1 initial terms and the final one in
@@ -1352,33 +1405,53 @@ static PR_UNUSED int pr_prog_geo_float(pr_progression *p, int n, const double *a
  * used only when the integers show no pattern). */
 static PR_UNUSED void pr_prog_pattern(pr_progression *p, int n, const int64_t *init, int64_t end,
 				      const double *finit, double fend, const char *pos) {
-	int64_t d;
+	int64_t d, v;
 	int i, equal = 1;
+	char *terms;
 	memset(p, 0, sizeof *p);
 	if (n == 1) {
 		pr_prog_arith(p, init[0], end < init[0] ? -1 : 1, end);
-	} else {
-		d = pr_wsub(init[1], init[0]);
-		for (i = 2; i < n; i++)
-			if (pr_wsub(init[i], init[i - 1]) != d)
-				equal = 0;
-		if (equal && d == 0) {
-			pr_prog_arith(p, init[0], 1, init[0]);
-		} else if (equal) {
-			pr_prog_arith(p, init[0], d, end);
-		} else if (!pr_prog_geo_int(p, n, init, end) && !pr_prog_geo_float(p, n, finit, fend)) {
-			char *terms = malloc((size_t)n * 22 + 1), *t = terms;
-			for (i = 0; terms != NULL && i < n; i++)
-				t += sprintf(t, "%s%" PRId64, i ? ", " : "", init[i]);
-			pr_fail(pos, "no arithmetic or geometric pattern in {%s, ..., %" PRId64 "}",
-				terms ? terms : "...", end);
-			free(terms);
-			p->kind = PR_PROG_EMPTY;
-		}
+		pr_prog_start(p);
+		return;
 	}
-	p->done = p->kind == PR_PROG_EMPTY;
-	p->next = p->start;
-	p->prev = INT64_MIN;
+	d = pr_wsub(init[1], init[0]);
+	for (i = 2; i < n; i++)
+		if (pr_wsub(init[i], init[i - 1]) != d)
+			equal = 0;
+	if (equal) {
+		pr_prog_arith(p, init[0], d ? d : 1, end);
+		pr_prog_start(p);
+		return;
+	}
+	if (pr_prog_geo_int(p, n, init, end) || pr_prog_geo_float(p, n, init, finit, fend)) {
+		pr_prog_start(p);
+		if (p->ratio != -1 && p->fratio != -1)
+			return;
+		/* A ratio of -1 alternates: the third value repeats forever. */
+		pr_progression c = *p;
+		for (i = 0; i < 3 && pr_prog_next(&c, &v); i++)
+			;
+		if (i < 3)
+			return;
+	}
+	terms = malloc((size_t)n * 22 + 1);
+	if (terms != NULL) {
+		char *t = terms;
+		for (i = 0; i < n; i++)
+			t += sprintf(t, "%s%" PRId64, i ? ", " : "", init[i]);
+	}
+	if (p->kind != PR_PROG_EMPTY && (p->ratio == -1 || p->fratio == -1))
+		pr_fail(pos, "{%s, ..., %" PRId64 "} alternates between two values and never reaches %" PRId64
+			     " (coNCePTuaL loops forever); list the values instead",
+			terms ? terms : "...", end, end);
+	else
+		pr_fail(pos, "no arithmetic or geometric pattern in {%s, ..., %" PRId64 "} (its initial terms in integer "
+			     "context): no common difference, no common integer ratio, and their average ratio in "
+			     "floating point does not round each term to the next; list the values instead",
+			terms ? terms : "...", end);
+	free(terms);
+	p->kind = PR_PROG_EMPTY;
+	p->done = 1;
 }
 
 /* Progression.Each, one value at a time: 0 when there are no more. An
@@ -1388,7 +1461,6 @@ static PR_UNUSED void pr_prog_pattern(pr_progression *p, int n, const int64_t *i
  * and then runs past it. */
 static PR_UNUSED int pr_prog_next(pr_progression *p, int64_t *out) {
 	int64_t v = p->next;
-	double x;
 	if (p->done)
 		return 0;
 	switch (p->kind) {
@@ -1406,7 +1478,7 @@ static PR_UNUSED int pr_prog_next(pr_progression *p, int64_t *out) {
 			return 0;
 		}
 		p->next = pr_wmul(v, p->ratio);
-		if (p->next / p->ratio != v)
+		if (pr_quo(p->next, p->ratio) != v)
 			p->done = 1; /* the next term overflows */
 		break;
 	case PR_PROG_GEO_DIV:
@@ -1416,17 +1488,15 @@ static PR_UNUSED int pr_prog_next(pr_progression *p, int64_t *out) {
 		}
 		if (v == 0)
 			p->done = 1;
-		p->next = v / p->ratio;
+		p->next = pr_quo(v, p->ratio);
 		break;
-	default: /* PR_PROG_GEO_FLOAT */
-		x = p->fstart * pr_go_pow(p->fratio, (double)p->j);
-		v = pr_trunc(x);
-		if ((p->fratio > 1 && x > p->fend) || (p->fratio < 1 && x < p->fend) || isinf(x) ||
-		    (v == 0 && p->prev == 0)) {
+	default: /* PR_PROG_GEO_FLOAT: Progression.floatTerm */
+		v = pr_dbl2int(p->x);
+		if (v == p->prev || (p->up ? v > p->end : v < p->end)) {
 			p->done = 1;
 			return 0;
 		}
-		p->j++;
+		p->x *= p->fratio;
 		p->prev = v;
 	}
 	*out = v;

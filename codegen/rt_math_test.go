@@ -304,7 +304,8 @@ func rtmAddFloatOps(l *rtmCaseList, r *rand.Rand) {
 	ops := []struct {
 		name string
 		op   lang.BinaryOp
-	}{{"fdiv", lang.Div}, {"fpow", lang.Pow}, {"fmod", lang.Mod}, {"fshl", lang.Shl}, {"fshr", lang.Shr}, {"fand", lang.BitAnd}}
+	}{{"fdiv", lang.Div}, {"fpow", lang.Pow}, {"fmod", lang.Mod}, {"fshl", lang.Shl}, {"fshr", lang.Shr}, {"fand", lang.BitAnd},
+		{"for", lang.BitOr}, {"fxor", lang.Xor}}
 	pair := func(x, y float64) {
 		for _, o := range ops {
 			l.add(fmt.Sprintf("%s %s %s", o.name, rtmHexF(x), rtmHexF(y)), rtmEvalFloat(&ir.Binary{Op: o.op, X: rtmCf(x), Y: rtmCf(y)}))
@@ -693,6 +694,17 @@ func rtmAddProgressions(l *rtmCaseList, r *rand.Rand) {
 		}
 		ps = append(ps, floats(fi, r.Float64()*2e4-1e4))
 	}
+	for range 400 { // terms that round to one another, as coNCePTuaL's own tests write them
+		a, ratio := (r.Float64()*200+0.5)*float64(1-2*r.IntN(2)), (r.Float64()*3+0.05)*float64(1-2*r.IntN(4)/3)
+		n := 3 + r.IntN(2)
+		fi := make([]float64, n)
+		for i := range fi {
+			fi[i] = float64(ir.Round(a * math.Pow(ratio, float64(i))))
+		}
+		c := floats(fi, r.Float64()*4e4-2e4)
+		c.end = ir.Round(c.fend)
+		ps = append(ps, c)
+	}
 	for range 300 { // mostly no pattern
 		init := make([]int64, 2+r.IntN(4))
 		for i := range init {
@@ -733,6 +745,25 @@ func rtmAddProgressions(l *rtmCaseList, r *rand.Rand) {
 		floats([]float64{-1, -0.5}, -100),
 		floats([]float64{0.1, 0.2, 0.4}, math.Inf(1)),
 		floats([]float64{1, math.NaN()}, 100),
+		floats([]float64{1, math.NaN(), 3}, 100),
+		floats([]float64{1e18, 3e18, 9e18}, 1e19),
+		floats([]float64{-1e18, -3e18, -9e18}, -1e19),
+		ints([]int64{1, -1, 1}, -5),
+		ints([]int64{1, -1, 1}, 0),
+		ints([]int64{-1, 1, -1}, 5),
+		ints([]int64{-1, 1, -1}, 0),
+		ints([]int64{5, 5}, 8),
+		ints([]int64{5, 5, 5}, 8),
+		ints([]int64{minI, minI}, minI+3),
+		ints([]int64{minI, -1, 0}, maxI),
+		ints([]int64{100, 75, 56}, 1),
+		ints([]int64{100, 150, 225}, 10000),
+		ints([]int64{2, 3, 5}, 100),
+		ints([]int64{-100, -150, -225}, -10000),
+		rtmProgCase{init: []int64{1, 1, 2}, finit: []float64{1, 1.5, 2.25}, end: 10, fend: 10},
+		rtmProgCase{init: []int64{1, 1, 2}, finit: []float64{1, 1.4, 1.98}, end: 10, fend: 10},
+		rtmProgCase{init: []int64{1, -1, 1}, finit: []float64{1.7, -1.2, 1.553}, end: -5, fend: -5},
+		rtmProgCase{init: []int64{1, -1, 1}, finit: []float64{0.3, -0.3, 0.3}, end: -5, fend: -5},
 		rtmProgCase{init: []int64{minI, minI + 100}, finit: []float64{-1, -2}, end: minI + 5, fend: 0, eachBug: true},
 		rtmProgCase{init: []int64{maxI, maxI - 100}, finit: []float64{-1, -2}, end: maxI - 5, fend: 0, eachBug: true},
 	)

@@ -35,7 +35,7 @@ func (g *gen) stmt(st ir.Stmt) {
 		g.release(loop)
 	case *ir.ForEach:
 		g.comment(st, st.Body)
-		g.forEach(st.Ranges, g.slotNames[st.Slot], func() { g.stmt(st.Body) })
+		g.forEach(st.Ranges, st.Slot, func() { g.stmt(st.Body) })
 	case *ir.Let:
 		g.comment(st, st.Body)
 		g.open("")
@@ -49,8 +49,7 @@ func (g *gen) stmt(st ir.Stmt) {
 		g.open("if (%s)", g.rel(st.Cond, false))
 		g.stmt(st.Then)
 		if st.Else != nil {
-			g.depth--
-			g.open("} else")
+			g.reopen("} else")
 			g.stmt(st.Else)
 		}
 		g.close()
@@ -136,7 +135,8 @@ func (g *gen) repeat(r *ir.Repeat) {
 func (g *gen) binding(b *ir.Binding) {
 	switch {
 	case b.Value != nil:
-		g.declare(g.slotNames[b.Slot], g.intExpr(b.Value), "")
+		x := g.intExpr(b.Value)
+		g.define(g.declare(b.Slot, g.level), x, "")
 	case b.Random != nil:
 		r := b.Random
 		x, y, but := "0", "0", "0"
@@ -151,15 +151,16 @@ func (g *gen) binding(b *ir.Binding) {
 		}
 		kind := map[lang.RandomKind]int{lang.RandomAny: 0, lang.RandomOtherThan: 1, lang.RandomLessThan: 2,
 			lang.RandomGreaterThan: 3, lang.RandomIn: 4}[r.Kind]
-		g.declare(g.slotNames[b.Slot], fmt.Sprintf("pr_random_task(%d, %s, %s, %d, %s)", kind, x, y, b2i(r.ButNot != nil), but), "-1 if no task qualifies")
+		g.define(g.declare(b.Slot, g.level), fmt.Sprintf("pr_random_task(%d, %s, %s, %d, %s)", kind, x, y, b2i(r.ButNot != nil), but), "-1 if no task qualifies")
 	}
 	// A task group needs no variable: uses refer to its definition.
 }
 
-// forEach loops v over the values of ranges, in order.
-func (g *gen) forEach(ranges []ir.Range, v string, body func()) {
+// forEach loops slot's variable over the values of ranges, in order.
+func (g *gen) forEach(ranges []ir.Range, slot int, body func()) {
 	if len(ranges) == 1 {
 		if lo, hi, ok := constRun(ranges[0]); ok {
+			v := g.declare(slot, g.level+1)
 			g.open("for (int64_t %s = %s; %s <= %s; %s++)", v, intLit(lo), v, intLit(hi), v)
 			body()
 			g.close()
@@ -173,7 +174,7 @@ func (g *gen) forEach(ranges []ir.Range, v string, body func()) {
 		g.fill(r, vals)
 	}
 	g.open("for (size_t %s = 0; %s < %s.n; %s++)", k, k, vals, k)
-	g.declare(v, vals+".v["+k+"]", "")
+	g.define(g.declare(slot, g.level), vals+".v["+k+"]", "")
 	body()
 	g.close()
 	g.line("pr_vals_free(&%s);", vals)
@@ -233,7 +234,7 @@ func (g *gen) fill(r ir.Range, vals string) {
 				return
 			}
 			gn := r.Gens[i]
-			g.forEach(gn.Ranges, g.slotNames[gn.Slot], func() { gens(i + 1) })
+			g.forEach(gn.Ranges, gn.Slot, func() { gens(i + 1) })
 		}
 		g.open("")
 		gens(0)
@@ -244,11 +245,11 @@ func (g *gen) fill(r ir.Range, vals string) {
 // ---------------------------------------------------------------------------
 // Task descriptions
 
-// setVar is the C name bound to a set's members: its variable, or a
-// temporary based on base.
-func (g *gen) setVar(s *ir.TaskSet, base string) (name string, isTemp bool) {
+// loopVar is the C name a for loop over a set's members declares: its
+// variable, or a temporary based on base.
+func (g *gen) loopVar(s *ir.TaskSet, base string) (name string, isTemp bool) {
 	if s.Slot >= 0 {
-		return g.slotNames[s.Slot], false
+		return g.declare(s.Slot, g.level+1), false
 	}
 	return g.temp(base), true
 }
@@ -260,7 +261,7 @@ func (g *gen) ifMember(s *ir.TaskSet, task, other string, body func()) {
 	bind := func() bool {
 		if s.Slot >= 0 && g.slotNames[s.Slot] != task {
 			g.open("")
-			g.declare(g.slotNames[s.Slot], task, "")
+			g.define(g.declare(s.Slot, g.level), task, "")
 			return true
 		}
 		return false
@@ -316,30 +317,29 @@ func (g *gen) ifMember(s *ir.TaskSet, task, other string, body func()) {
 // variable bound; body gets the C name of the member.
 func (g *gen) forMembers(s *ir.TaskSet, other, base string, body func(v string)) {
 	switch s.Kind {
-	case ir.SingleSet:
-		v, tmp := g.setVar(s, base)
+	case ir.SingleSet: // a single task has no variable
+		v := g.temp(base)
 		g.open("")
 		g.line("int64_t %s = %s;", v, g.intExpr(s.X))
 		g.open("if (pr_is_task(%s))", v)
 		body(v)
 		g.close()
 		g.close()
-		if tmp {
-			g.release(v)
-		}
+		g.release(v)
 		return
 	case ir.GroupSet:
 		g.forMembers(s.Group, other, base, func(v string) {
 			if s.Slot >= 0 && g.slotNames[s.Slot] != v {
-				g.declare(g.slotNames[s.Slot], v, "")
-				body(g.slotNames[s.Slot])
+				name := g.declare(s.Slot, g.level)
+				g.define(name, v, "")
+				body(name)
 				return
 			}
 			body(v)
 		})
 		return
 	}
-	v, tmp := g.setVar(s, base)
+	v, tmp := g.loopVar(s, base)
 	g.open("for (int64_t %s = 0; %s < num_tasks; %s++)", v, v, v)
 	switch s.Kind {
 	case ir.AllSet:
@@ -376,6 +376,22 @@ func (g *gen) group(s *ir.TaskSet, k int, other, extra, name string) string {
 	if extra != "" {
 		g.line("if (pr_is_task(%s)) %s[%s] = 1;", extra, arr, extra)
 	}
+	return arr
+}
+
+// targets fills a membership array (pr_members(k)) with the targets of a
+// collective from source to target, and returns its name. A target set
+// that reads the source's variable names every task it names for some
+// source, as in the interpreter (interp's targetsOf) and coNCePTuaL.
+func (g *gen) targets(source, target *ir.TaskSet, k int) string {
+	if slots, _ := ir.Uses(target); source.Slot < 0 || !slices.Contains(slots, source.Slot) {
+		return g.group(target, k, "-1", "", "targets")
+	}
+	arr := g.temp("targets")
+	g.line("char *%s = pr_members(%d);", arr, k)
+	g.forMembers(source, "-1", "src", func(string) {
+		g.forMembers(target, "-1", "t", func(v string) { g.line("%s[%s] = 1;", arr, v) })
+	})
 	return arr
 }
 
@@ -630,8 +646,8 @@ func (g *gen) send(st *ir.Send) {
 // otherwise every source is tried.
 func (g *gen) receivesFrom(st ir.Stmt, source, target *ir.TaskSet, m *ir.Message, fn string) {
 	if src, ok := g.inverse(source, target); ok {
-		v := g.slotNames[source.Slot]
 		g.open("")
+		v := g.declare(source.Slot, g.level)
 		g.line("int64_t %s = %s; /* the only task that can send here */", v, src)
 		g.open("if (pr_is_task(%s))", v)
 		g.ifMember(source, v, "-1", func() {
@@ -733,7 +749,7 @@ func (g *gen) reduce(st *ir.Reduce) {
 	case st.Target == nil:
 		g.line("pr_allreduce(pr_comm(%s), %s, %d, %d, %s);", from, items, typ, op, p)
 	default:
-		to := g.group(st.Target, 1, "-1", "", "targets")
+		to := g.targets(st.Source, st.Target, 1)
 		g.line("pr_reduce_to(%s, %s, %s, %d, %d, %s);", from, to, items, typ, op, p)
 		g.release(to)
 	}
@@ -751,10 +767,10 @@ func (g *gen) vSizes(m *ir.Message, members string, from, to *ir.TaskSet) string
 	}
 	sizes := g.temp("sizes")
 	g.line("int64_t *%s = pr_sizes();", sizes)
-	v, tmp := g.setVar(from, "t")
+	v, tmp := g.loopVar(from, "t")
 	g.open("for (int64_t %s = 0; %s < num_tasks; %s++)", v, v, v)
 	if to.Slot >= 0 && g.slotNames[to.Slot] != v {
-		g.declare(g.slotNames[to.Slot], v, "")
+		g.define(g.declare(to.Slot, g.level), v, "")
 	}
 	g.line("if (%s[%s]) %s[%s] = %s;", members, v, sizes, v, g.size(m.Size))
 	g.close()
@@ -771,7 +787,7 @@ func (g *gen) scatter(st *ir.Scatter) {
 	g.line("int64_t %s = %s;", root, g.intExpr(st.Root.X))
 	g.open("if (pr_is_task(%s))", root)
 	if st.Root.Slot >= 0 {
-		g.declare(g.slotNames[st.Root.Slot], root, "")
+		g.define(g.declare(st.Root.Slot, g.level), root, "")
 	}
 	members := g.group(st.Targets, 0, root, root, "group")
 	sizes := g.vSizes(st.Msg, members, st.Root, st.Targets)
@@ -841,11 +857,11 @@ func (g *gen) exchange(st *ir.Exchange) {
 	p := pos(st.Span())
 	g.open("")
 	members := g.group(st.Tasks, 0, "-1", "", "group")
-	count, bytes, _ := g.message(st.Msg)
+	count := g.count(st.Msg.Count)
 	slots, _ := ir.Uses(st.Msg.Size)
 	usesVar := st.Tasks.Slot >= 0 && slices.Contains(slots, st.Tasks.Slot) || st.Peers.Slot >= 0 && slices.Contains(slots, st.Peers.Slot)
 	if !usesVar && (st.Peers.Kind == ir.AllSet || st.Peers.Kind == ir.OthersSet) {
-		g.line("pr_alltoall(pr_comm(%s), %s, %s, %s);", members, count, bytes, p)
+		g.line("pr_alltoall(pr_comm(%s), %s, %s, %s);", members, count, g.size(st.Msg.Size), p)
 		g.release(members)
 		g.close()
 		return
@@ -857,7 +873,7 @@ func (g *gen) exchange(st *ir.Exchange) {
 	pair := func(from, to, into string) {
 		g.open("")
 		if st.Tasks.Slot >= 0 {
-			g.declare(g.slotNames[st.Tasks.Slot], from, "")
+			g.define(g.declare(st.Tasks.Slot, g.level), from, "")
 		}
 		g.ifMember(st.Peers, to, from, func() { g.line("%s[%s] = %s;", into, v, g.size(st.Msg.Size)) })
 		g.close()

@@ -89,7 +89,9 @@ func TestAssertionAndRuntimeError(t *testing.T) {
 	if p.Span.Start.Line != 2 || !strings.Contains(p.Msg, "need 3 tasks") {
 		t.Errorf("got %+v", p)
 	}
-	p = problem(t, "TASK 0 OUTPUTS 1 / (num_tasks - 2)", 2, "runtime")
+	// Integer context: a division by zero is an error (OUTPUTS, in
+	// floating point, would print inf).
+	p = problem(t, "TASK 0 SLEEPS FOR 1 / (num_tasks - 2) SECONDS", 2, "runtime")
 	if p.Span.Start.Line != 1 || !strings.Contains(p.Msg, "divi") {
 		t.Errorf("got %+v", p)
 	}

@@ -2,6 +2,7 @@ package interp_test
 
 import (
 	"bytes"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -252,3 +253,27 @@ func TestIntraNodeLink(t *testing.T) {
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// TestReduceTargetsReadTheSources: a REDUCE target that reads the sources'
+// variable names the union of its tasks over the sources, as coNCePTuaL's
+// C backend computes it (issue 20): with 6 tasks the sources are 0 and 3
+// and the targets 0/2 = 0 and 3/2 = 1, so task 1 takes part and tasks 2, 4
+// and 5 do not. Evaluated once with a stale variable, the targets were
+// task 0 alone.
+func TestReduceTargetsReadTheSources(t *testing.T) {
+	for _, src := range []string{
+		`TASKS third SUCH THAT 3 DIVIDES third REDUCE A DOUBLEWORD TO TASKS third/2`,
+		`TASKS third SUCH THAT 3 DIVIDES third REDUCE A DOUBLEWORD TO TASKS r SUCH THAT r = third/2`,
+	} {
+		res, _ := runOK(t, src, 6, platform(t, ""))
+		var inside []int
+		for i, ts := range res.Tasks {
+			if ts.CollMsgs > 0 {
+				inside = append(inside, i)
+			}
+		}
+		if want := []int{0, 1, 3}; !slices.Equal(inside, want) {
+			t.Errorf("%s: tasks %v take part, want %v", src, inside, want)
+		}
+	}
+}

@@ -154,7 +154,7 @@ func (s *Sim) reduceStmt(t *task, st *ir.Reduce) *activity {
 	if st.Target == nil {
 		return s.calls(t, st, collCall{op: netmodel.Allreduce, group: src, bytes: bytes, times: 1, tag: collectiveTag(st, 0)})
 	}
-	dst := s.groupOf(t, st, 1, st.Target, nil)
+	dst := s.targetsOf(t, st, 1, st.Source, st.Target)
 	if dst.n == 0 {
 		return nil
 	}
@@ -300,32 +300,61 @@ func (g *group) equal(h *group) bool {
 // group is cached per statement, phase and binding of the variables the
 // set reads, so a million tasks share one list.
 func (s *Sim) groupOf(t *task, st ir.Stmt, phase int, set *ir.TaskSet, extra []int64) *group {
-	n := s.g.NumTasks
 	if set.Kind == ir.AllSet || set.Kind == ir.OthersSet && len(extra) == 1 {
 		return s.everyone
 	}
 	key, ok := s.patterns.key(t, st, phase, set, nil, extra)
+	return s.cachedGroup(key, ok, func() []int64 {
+		f := s.scratch(t)
+		other := int64(-1)
+		if len(extra) == 1 {
+			other = extra[0]
+		}
+		var members []int64
+		set.Each(f, other, func(v int64) bool { members = append(members, v); return true })
+		n := s.g.NumTasks
+		for _, e := range extra {
+			if e >= 0 && e < n {
+				members = append(members, e)
+			}
+		}
+		return members
+	})
+}
+
+// targetsOf returns the targets of a collective from source to target. A
+// target set that reads the source's variable (TASKS src SUCH THAT ...
+// REDUCE ... TO TASK src/2) names, as in coNCePTuaL, every task it names
+// for some source: the union over the sources.
+func (s *Sim) targetsOf(t *task, st ir.Stmt, phase int, source, target *ir.TaskSet) *group {
+	if slots, _ := ir.Uses(target); source.Slot < 0 || !slices.Contains(slots, source.Slot) {
+		return s.groupOf(t, st, phase, target, nil)
+	}
+	key, ok := s.patterns.key(t, st, phase, source, target, nil)
+	return s.cachedGroup(key, ok, func() []int64 {
+		f := s.scratch(t)
+		var members []int64
+		source.Each(f, -1, func(int64) bool {
+			target.Each(f, -1, func(v int64) bool { members = append(members, v); return true })
+			return true
+		})
+		return members
+	})
+}
+
+// cachedGroup returns the group cached under key (if ok), or else makes
+// it of the tasks list returns, in any order and with repeats.
+func (s *Sim) cachedGroup(key patKey, ok bool, list func() []int64) *group {
 	if ok {
 		if g, hit := s.patterns.groups[key]; hit {
 			return g
 		}
 	}
-	f := s.scratch(t)
-	other := int64(-1)
-	if len(extra) == 1 {
-		other = extra[0]
-	}
-	var members []int64
-	set.Each(f, other, func(v int64) bool { members = append(members, v); return true })
-	for _, e := range extra {
-		if e >= 0 && e < n {
-			members = append(members, e)
-		}
-	}
+	members := list()
 	slices.Sort(members)
 	members = slices.Compact(members)
 	g := &group{n: len(members), members: members}
-	if int64(len(members)) == n {
+	if int64(len(members)) == s.g.NumTasks {
 		g = s.everyone
 	}
 	if ok {

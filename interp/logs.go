@@ -208,7 +208,9 @@ func (s *Sim) logComment(key string) string {
 // WriteLogs writes one coNCePTuaL-format log per task into dir, named
 // base-<rank>.log, and removes the logs of base that an earlier run with
 // more tasks left in dir (see logfile.StaleLogs), which would otherwise
-// be read as part of this run.
+// be read as part of this run. As with coNCePTuaL, a program that never
+// logs (see ir.Program.UsesLogs) writes no logs at all, and so leaves no
+// log of base in dir.
 func (s *Sim) WriteLogs(dir, base string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("writing logs: %w", err)
@@ -217,7 +219,11 @@ func (s *Sim) WriteLogs(dir, base string) error {
 	if len(s.problems) > 0 {
 		status = "Program exited abnormally: " + s.problems[0].Msg
 	}
-	for i := range s.tasks {
+	written := 0
+	if s.prog.UsesLogs() {
+		written = len(s.tasks)
+	}
+	for i := range written {
 		t := &s.tasks[i]
 		f := &logfile.File{Header: s.logHeader(i), Source: string(s.prog.Lang.Source)}
 		if t.rare != nil && t.rare.log != nil {
@@ -256,7 +262,7 @@ func (s *Sim) WriteLogs(dir, base string) error {
 			return fmt.Errorf("writing %s: %w", path, werr)
 		}
 	}
-	stale, err := logfile.StaleLogs(dir, base, s.g.NumTasks)
+	stale, err := logfile.StaleLogs(dir, base, int64(written))
 	if err != nil {
 		return fmt.Errorf("writing logs: looking for an earlier run's logs: %w", err)
 	}

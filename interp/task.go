@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
-	"strconv"
 	"strings"
 
 	"github.com/parley-hpc/parley/ir"
 	"github.com/parley-hpc/parley/lang"
+	"github.com/parley-hpc/parley/logfile"
 )
 
 type taskStatus uint8
@@ -513,7 +513,7 @@ func (t *task) items(items []*ir.Item) string {
 	for _, it := range items {
 		switch {
 		case it.X != nil:
-			b.WriteString(formatNumber(it.X.Float(&t.Frame)))
+			b.WriteString(logfile.Number(it.X.Float(&t.Frame)))
 		case it.ValueOf:
 			b.WriteString(t.sim.logComment(it.Str))
 		default:
@@ -521,12 +521,4 @@ func (t *task) items(items []*ir.Item) string {
 		}
 	}
 	return b.String()
-}
-
-// formatNumber prints like C's "%.10g".
-func formatNumber(v float64) string {
-	if math.IsInf(v, 0) || math.IsNaN(v) {
-		return strconv.FormatFloat(v, 'g', -1, 64)
-	}
-	return strconv.FormatFloat(v, 'g', 10, 64)
 }

@@ -254,3 +254,78 @@ func TestConstantFolding(t *testing.T) {
 		t.Errorf("1/0 evaluated without error")
 	}
 }
+
+// TestFloatingPointIEEE: in floating-point context, as with coNCePTuaL
+// 1.5.1b (c_mpi, observed under mpirun, OUTPUTS shown in the comments), a
+// division by zero gives an infinity or NaN and the run goes on; LOG10 of
+// 0 or of a negative number is -inf or NaN; MIN and MAX compare as C does;
+// every other function, MOD, shifts and ** refuse infinities and NaN; and
+// an integer context still refuses them.
+func TestFloatingPointIEEE(t *testing.T) {
+	z := "(num_tasks-8)" // 0, not folded
+	values := []struct {
+		expr string
+		want float64
+	}{
+		{"3/" + z, math.Inf(1)},             // inf
+		{"-3/" + z, math.Inf(-1)},           // -inf
+		{"0/" + z, math.NaN()},              // -nan (x86's default NaN has its sign bit set)
+		{"REAL(3)/" + z, math.Inf(1)},       // inf
+		{"1/(3/" + z + ")", 0},              // 0
+		{"3/" + z + " + 1", math.Inf(1)},    // inf
+		{"(3/" + z + ")*0", math.NaN()},     // -nan
+		{"LOG10(" + z + ")", math.Inf(-1)},  // -inf
+		{"LOG10(" + z + "-1)", math.NaN()},  // nan
+		{"MIN(3/" + z + ", 1)", 1},          // 1
+		{"MAX(-3/" + z + ", 1)", 1},         // 1
+		{"MIN(0/" + z + ", 1)", math.NaN()}, // -nan: the first value stays
+		{"MAX(1, 0/" + z + ")", 1},          // 1
+		{"MIN(1, 0/" + z + ")", 1},          // 1
+		{"10**400", math.Inf(1)},            // inf
+		{"-" + z, math.Copysign(0, -1)},     // -0
+	}
+	for _, tt := range values {
+		e, f := outputExpr(t, tt.expr, 8)
+		got, err := ir.EvalFloat(e, f)
+		if err != nil {
+			t.Errorf("%s: %v", tt.expr, err)
+			continue
+		}
+		if !(got == tt.want && math.Signbit(got) == math.Signbit(tt.want) || math.IsNaN(got) && math.IsNaN(tt.want)) {
+			t.Errorf("%s = %v in floating-point context, want %v", tt.expr, got, tt.want)
+		}
+	}
+	errors := []struct{ expr, want string }{
+		// 'unable to perform a numeric operation on "inf"'
+		{"ABS(3/" + z + ")", "ABS of +Inf is undefined: it needs finite numbers"},
+		{"FLOOR(3/" + z + ")", "FLOOR of +Inf"},
+		{"ROUND(0/" + z + ")", "ROUND of NaN"},
+		{"LOG10(3/" + z + ")", "LOG10 of +Inf"},
+		{"TREE_PARENT(3/" + z + ")", "TREE_PARENT of +Inf"},
+		{"RANDOM_UNIFORM(0, 3/" + z + ")", "RANDOM_UNIFORM of +Inf"},
+		{"(3/" + z + ") MOD 2", "MOD of +Inf"},
+		{"(3/" + z + ") << 1", "<< of +Inf"},
+		{"2**(3/" + z + ")", "** of +Inf"},
+		{"NOT (3/" + z + ")", "NOT of +Inf"},
+		{"3 MOD " + z, "3 MOD 0 is undefined"},         // "3 modulo 0 is not defined"
+		{"SQRT(" + z + "-1)", "SQRT(-1) is undefined"}, // "unable to take SQRT(-1)"
+		{"ROOT(2, " + z + "-4)", "ROOT(2, -4) is undefined"},
+		{"(" + z + "-8)**(1/3)", "(-8) ** (0.3333333333333333) is undefined"},
+	}
+	for _, tt := range errors {
+		e, f := outputExpr(t, tt.expr, 8)
+		if _, err := ir.EvalFloat(e, f); err == nil || !strings.Contains(err.Error(), tt.want) || !strings.HasPrefix(err.Error(), "test.parley:1:") {
+			t.Errorf("%s: error %v, want one at a position mentioning %q", tt.expr, err, tt.want)
+		}
+	}
+	for _, tt := range []struct{ expr, want string }{
+		{"3/" + z, "division by zero (3/0)"},
+		{"REAL(3/" + z + ")", "REAL(+Inf) does not fit in a 64-bit integer"},
+		{"REAL(10**30/num_tasks)", "REAL(1.25e+29) does not fit"},
+	} {
+		e, f := outputExpr(t, tt.expr, 8)
+		if _, err := ir.EvalInt(e, f); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s in integer context: error %v, want one mentioning %q", tt.expr, err, tt.want)
+		}
+	}
+}

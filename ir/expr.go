@@ -168,6 +168,7 @@ func (u *Unary) Float(f *Frame) float64 {
 	case lang.Neg:
 		return -x
 	case lang.BitNot:
+		finite(u.sp, "NOT", x)
 		return float64(^int64(x))
 	}
 	return x
@@ -220,7 +221,10 @@ func intOp(sp lang.Span, op lang.BinaryOp, x, y int64) int64 {
 }
 
 // floatOp applies an operator in floating-point context. As in coNCePTuaL,
-// MOD, shifts and bitwise operators work on the truncated integer values.
+// +, -, * and / follow IEEE 754: a division by zero gives an infinity (or
+// NaN for 0/0), which OUTPUTS and LOGS print as C does (logfile.Number).
+// MOD, shifts and bitwise operators work on the truncated integer values,
+// and, like ** and the functions, refuse infinities and NaN.
 func floatOp(sp lang.Span, op lang.BinaryOp, x, y float64) float64 {
 	switch op {
 	case lang.Add:
@@ -230,14 +234,28 @@ func floatOp(sp lang.Span, op lang.BinaryOp, x, y float64) float64 {
 	case lang.Mul:
 		return x * y
 	case lang.Div:
-		if y == 0 {
-			fail(sp, "division by zero (%g/0)", x)
-		}
 		return x / y
 	case lang.Pow:
 		return fpow(sp, x, y)
 	}
+	finite(sp, intOpNames[op], x, y)
 	return float64(intOp(sp, op, int64(x), int64(y)))
+}
+
+// intOpNames are the operators floatOp applies to integers.
+var intOpNames = map[lang.BinaryOp]string{
+	lang.Mod: "MOD", lang.Shl: "<<", lang.Shr: ">>", lang.BitAnd: "&", lang.BitOr: "|", lang.Xor: "XOR",
+}
+
+// finite fails unless every argument of an operator or function is a
+// finite number, as coNCePTuaL's run-time library does (VALIDATE_FLOAT).
+func finite(sp lang.Span, what string, args ...float64) {
+	for _, x := range args {
+		if math.IsInf(x, 0) || math.IsNaN(x) {
+			fail(sp, "%s of %v is undefined: it needs finite numbers (in floating point, a division by zero gives an infinity and 0/0 NaN)",
+				what, x)
+		}
+	}
 }
 
 // imod is MOD: never negative, whatever the signs.
@@ -300,6 +318,7 @@ func ipow(sp lang.Span, x, y int64) int64 {
 }
 
 func fpow(sp lang.Span, x, y float64) float64 {
+	finite(sp, "**", x, y)
 	if x == 0 && y <= 0 {
 		fail(sp, "(%g) ** (%g) is undefined", x, y)
 	}
@@ -339,7 +358,11 @@ func (m *Mesh) Int(f *Frame) int64 {
 // Float evaluates the mesh function on its arguments' truncated
 // floating-point values.
 func (m *Mesh) Float(f *Frame) float64 {
-	return float64(m.eval(func(e Expr) int64 { return int64(e.Float(f)) }))
+	return float64(m.eval(func(e Expr) int64 {
+		x := e.Float(f)
+		finite(m.sp, string(m.Func), x)
+		return int64(x)
+	}))
 }
 
 func (m *Mesh) eval(val func(Expr) int64) int64 {

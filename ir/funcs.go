@@ -21,7 +21,11 @@ func callInt(c *Call, f *Frame) int64 {
 	a := c.Args
 	switch c.Func {
 	case lang.FuncReal:
-		return int64(math.Round(a[0].Float(f)))
+		x := math.Round(a[0].Float(f))
+		if !(x >= -1<<63 && x < 1<<63) {
+			fail(c.sp, "REAL(%v) does not fit in a 64-bit integer (an integer context needs one)", x)
+		}
+		return int64(x)
 	case lang.FuncCeiling, lang.FuncFloor, lang.FuncRound:
 		// Meaningless on integers: the argument is returned unchanged.
 		return a[0].Int(f)
@@ -120,80 +124,84 @@ func intFunc(c *Call, f *Frame, a []int64) int64 {
 	return 0
 }
 
+// callFloat evaluates a call in floating-point context. As in coNCePTuaL,
+// REAL, MIN and MAX take any number, infinities and NaN included; every
+// other function refuses them (see finite), and LOG10 of 0 or of a
+// negative number is -infinity or NaN, as C's log10.
 func callFloat(c *Call, f *Frame) float64 {
 	a := c.Args
-	switch c.Func {
-	case lang.FuncReal:
+	if c.Func == lang.FuncReal {
 		return a[0].Float(f)
+	}
+	if c.Func == lang.FuncMin || c.Func == lang.FuncMax {
+		// coNCePTuaL's loop: a NaN is never taken after the first value.
+		best := a[0].Float(f)
+		for _, e := range a[1:] {
+			if v := e.Float(f); c.Func == lang.FuncMin && v < best || c.Func == lang.FuncMax && v > best {
+				best = v
+			}
+		}
+		return best
+	}
+	var buf [4]float64
+	args := buf[:0]
+	for _, e := range a {
+		args = append(args, e.Float(f))
+	}
+	finite(c.sp, string(c.Func), args...)
+	switch c.Func {
 	case lang.FuncCeiling:
-		return math.Ceil(a[0].Float(f))
+		return math.Ceil(args[0])
 	case lang.FuncFloor:
-		return math.Floor(a[0].Float(f))
+		return math.Floor(args[0])
 	case lang.FuncRound:
-		return math.Round(a[0].Float(f))
+		return math.Round(args[0])
 	case lang.FuncAbs:
-		return math.Abs(a[0].Float(f))
+		return math.Abs(args[0])
 	case lang.FuncCbrt:
-		x := a[0].Float(f)
-		if x < 0 {
-			fail(c.sp, "CBRT(%g) is undefined", x)
+		if args[0] < 0 {
+			fail(c.sp, "CBRT(%g) is undefined", args[0])
 		}
-		return math.Cbrt(x)
+		return math.Cbrt(args[0])
 	case lang.FuncSqrt:
-		x := a[0].Float(f)
-		if x < 0 {
-			fail(c.sp, "SQRT(%g) is undefined", x)
+		if args[0] < 0 {
+			fail(c.sp, "SQRT(%g) is undefined", args[0])
 		}
-		return math.Sqrt(x)
+		return math.Sqrt(args[0])
 	case lang.FuncRoot:
-		n, x := a[0].Float(f), a[1].Float(f)
+		n, x := args[0], args[1]
 		if n == 0 || x < 0 {
 			fail(c.sp, "ROOT(%g, %g) is undefined", n, x)
 		}
 		return math.Pow(x, 1/n)
 	case lang.FuncLog10:
-		x := a[0].Float(f)
-		if x <= 0 {
-			fail(c.sp, "LOG10(%g) is undefined: the argument must be positive", x)
-		}
-		return math.Log10(x)
+		return math.Log10(args[0])
 	case lang.FuncFactor10:
-		return factor10Float(a[0].Float(f))
-	case lang.FuncMin, lang.FuncMax:
-		best := a[0].Float(f)
-		for _, e := range a[1:] {
-			v := e.Float(f)
-			if (c.Func == lang.FuncMin) == (v < best) {
-				best = v
-			}
-		}
-		return best
+		return factor10Float(args[0])
 	case lang.FuncRandomUniform:
-		lo, hi := a[0].Float(f), a[1].Float(f)
+		lo, hi := args[0], args[1]
 		if lo >= hi {
 			fail(c.sp, "RANDOM_UNIFORM needs the upper bound (%g) above the lower bound (%g)", hi, lo)
 		}
 		return lo + f.Rand().Float64()*(hi-lo)
 	case lang.FuncRandomGaussian:
-		return gaussian(f, a[0].Float(f), a[1].Float(f))
+		return gaussian(f, args[0], args[1])
 	case lang.FuncRandomPareto:
-		return pareto(c, f, a[0].Float(f), a[1].Float(f), a[2].Float(f))
+		return pareto(c, f, args[0], args[1], args[2])
 	case lang.FuncRandomPoisson:
-		// Checked before truncating toward zero, which would turn NaN and
-		// the infinities into MinInt64.
-		mean := a[0].Float(f)
+		mean := args[0]
 		if !(mean > -1 && mean <= maxPoissonMean) {
 			fail(c.sp, "RANDOM_POISSON(%g) is undefined: the mean must be from 0 to 2**62", mean)
 		}
 		return float64(poisson(c.sp, f, int64(mean)))
 	}
 	// The rest work on the truncated values in both contexts.
-	var buf [4]int64
-	args := buf[:0]
-	for _, e := range a {
-		args = append(args, int64(e.Float(f)))
+	var ibuf [4]int64
+	iargs := ibuf[:0]
+	for _, x := range args {
+		iargs = append(iargs, int64(x))
 	}
-	return float64(intFunc(c, f, args))
+	return float64(intFunc(c, f, iargs))
 }
 
 // Root is ROOT(n, x): the largest r with r**n <= x. A negative n gives

@@ -3,6 +3,7 @@ package ir
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/parley-hpc/parley/lang"
@@ -113,7 +114,7 @@ const (
 	ProgArith                    // Start, Start+Step, ... up to End
 	ProgGeoMul                   // Start, Start*Ratio, ... up to End (integers)
 	ProgGeoDiv                   // Start, Start/Ratio, ... down to End (integers)
-	ProgGeoFloat                 // trunc(FStart*FRatio^j) toward FEnd
+	ProgGeoFloat                 // FStart, FStart*FRatio, ... rounded, toward End
 )
 
 // Progression is the pattern found in a ProgRange's initial terms, with
@@ -122,27 +123,39 @@ type Progression struct {
 	Kind   ProgKind
 	Start  int64
 	Step   int64 // ProgArith: the increment (never 0)
-	Ratio  int64 // ProgGeoMul, ProgGeoDiv: |Ratio| >= 2
-	End    int64
+	Ratio  int64 // ProgGeoMul, ProgGeoDiv: the integer ratio (|Ratio| >= 2)
+	End    int64 // ProgGeoFloat: FEnd rounded
 	FStart float64
 	FRatio float64
 	FEnd   float64
+	Up     bool // ProgGeoFloat: the values stop above End, else below it
 }
 
-// Pattern finds the progression, following the coNCePTuaL manual:
+// Pattern finds the progression as coNCePTuaL 1.5.1b's C backend does
+// (codegen_c_generic.py), whose values users' existing results come from:
 //   - one initial term counts by 1 (or -1) toward the final value;
-//   - terms with a common difference form an arithmetic progression (a zero
-//     difference gives the single value);
-//   - otherwise terms with an exact integer ratio form a geometric one,
-//     increasing or decreasing;
-//   - otherwise the terms are evaluated again in floating-point context and
-//     a common ratio gives a geometric progression whose values are
-//     truncated (as {100, 150, 225, ..., 10000} gives 100, 150, 225, 337;
-//     truncation may repeat a value: {1, 3/2, 9/4, ..., 10} gives 1, 1, 2,
-//     3, 5, 7).
+//   - two terms, or more with a common difference, form an arithmetic
+//     progression; a zero difference counts up by 1 ({2, 2, ..., 5} is 2,
+//     3, 4, 5, where the manual's listing says 2);
+//   - otherwise terms with a common exact integer ratio form a geometric
+//     one, increasing ({2, 4, 8, ...}) or decreasing ({6561, 2187, 729,
+//     ...});
+//   - otherwise the terms are evaluated again in floating-point context,
+//     the ratios between consecutive terms averaged, and if each term times
+//     that ratio, rounded, is the next one in integer context, the values
+//     are the first term times the ratio again and again, each rounded:
+//     {100, 150, 225, ..., 10000} is 100, 150, 225, 338, 506, ..., 8650
+//     (the manual's listing truncates: 337, ..., 8649). Rounding is
+//     coNCePTuaL's: x + 0.5 truncated toward zero. The values stop when
+//     one rounds to the previous one, so they never repeat;
+//   - otherwise there is no pattern ({1, 3/2, 9/4, ..., 10}: 3/2 rounds
+//     to 2, not to 1, its value in integer context), a run-time error in
+//     coNCePTuaL too.
 //
 // A progression stops at or before its final value, never after, and is
-// empty if the final value lies behind the start.
+// empty if the final value lies behind the start. Where coNCePTuaL would
+// loop forever, alternating between two values ({1, -1, 1, ..., -5}), the
+// progression is an error.
 func (r *ProgRange) Pattern(f *Frame) Progression {
 	init := make([]int64, len(r.Initial))
 	for i, e := range r.Initial {
@@ -165,26 +178,40 @@ func (r *ProgRange) Pattern(f *Frame) Progression {
 	}
 	if equal {
 		if d == 0 {
-			return Progression{Kind: ProgArith, Start: init[0], Step: 1, End: init[0]}
+			d = 1
 		}
 		return arith(init[0], d, end)
 	}
-	if p, ok := geoInt(init, end); ok {
-		return p
+	p, ok := geoInt(init, end)
+	if !ok {
+		fi := make([]float64, len(r.Initial))
+		for i, e := range r.Initial {
+			fi[i] = e.Float(f)
+		}
+		p, ok = geoFloat(init, fi, r.Final.Float(f))
 	}
-	fi := make([]float64, len(r.Initial))
-	for i, e := range r.Initial {
-		fi[i] = e.Float(f)
+	if !ok {
+		fail(r.sp, "no arithmetic or geometric pattern in {%s, ..., %d} (its initial terms in integer context): "+
+			"no common difference, no common integer ratio, and their average ratio in floating point does not "+
+			"round each term to the next; list the values instead", terms(init), end)
 	}
-	if p, ok := geoFloat(fi, r.Final.Float(f)); ok {
-		return p
+	if p.Ratio == -1 || p.FRatio == -1 {
+		n := 0
+		p.Each(func(int64) bool { n++; return n < 3 })
+		if n == 3 {
+			fail(r.sp, "{%s, ..., %d} alternates between two values and never reaches %d (coNCePTuaL loops forever); "+
+				"list the values instead", terms(init), end, end)
+		}
 	}
-	terms := make([]string, 0, len(init)+1)
-	for _, v := range init {
-		terms = append(terms, fmt.Sprint(v))
+	return p
+}
+
+func terms(init []int64) string {
+	s := make([]string, len(init))
+	for i, v := range init {
+		s[i] = fmt.Sprint(v)
 	}
-	fail(r.sp, "no arithmetic or geometric pattern in {%s, ..., %d}", strings.Join(terms, ", "), end)
-	return Progression{}
+	return strings.Join(s, ", ")
 }
 
 func arith(start, step, end int64) Progression {
@@ -194,64 +221,74 @@ func arith(start, step, end int64) Progression {
 	return Progression{Kind: ProgArith, Start: start, Step: step, End: end}
 }
 
-// geoInt looks for an exact integer ratio of magnitude at least 2.
+// geoInt looks for a common exact integer ratio between the terms.
 func geoInt(a []int64, end int64) (Progression, bool) {
-	for _, v := range a {
-		if v == 0 {
+	n := len(a)
+	var r int64
+	if a[0] < a[1] {
+		if slices.Contains(a[:n-1], 0) {
 			return Progression{}, false
 		}
-	}
-	if a[0] < a[1] {
-		r := a[1] / a[0]
-		for i := 0; i+1 < len(a); i++ {
+		r = a[1] / a[0]
+		for i := 0; i+1 < n; i++ {
 			if a[i]*r != a[i+1] {
 				return Progression{}, false
 			}
 		}
-		if r >= 2 || r <= -2 {
-			if a[0] > end {
-				return Progression{Kind: ProgEmpty}, true
-			}
-			return Progression{Kind: ProgGeoMul, Start: a[0], Ratio: r, End: end}, true
+		if a[0] > end {
+			return Progression{Kind: ProgEmpty}, true
 		}
+		return Progression{Kind: ProgGeoMul, Start: a[0], Ratio: r, End: end}, true
+	}
+	if a[0] == a[1] || slices.Contains(a[1:], 0) {
 		return Progression{}, false
 	}
-	r := a[0] / a[1]
-	for i := 0; i+1 < len(a); i++ {
+	r = a[0] / a[1]
+	for i := 0; i+1 < n; i++ {
 		if a[i+1]*r != a[i] {
 			return Progression{}, false
 		}
 	}
-	if r >= 2 || r <= -2 {
-		if a[0] < end {
-			return Progression{Kind: ProgEmpty}, true
-		}
-		return Progression{Kind: ProgGeoDiv, Start: a[0], Ratio: r, End: end}, true
+	if a[0] < end {
+		return Progression{Kind: ProgEmpty}, true
 	}
-	return Progression{}, false
+	return Progression{Kind: ProgGeoDiv, Start: a[0], Ratio: r, End: end}, true
 }
 
-// geoFloat looks for a common ratio between floating-point terms.
-func geoFloat(a []float64, end float64) (Progression, bool) {
-	for _, v := range a {
-		if v == 0 || math.IsNaN(v) || math.IsInf(v, 0) {
-			return Progression{}, false
-		}
-	}
-	r := a[1] / a[0]
-	if r <= 0 || r == 1 {
+// geoFloat looks for a ratio, the average of the ratios between the
+// terms in floating point (f), that rounds each term to the next in
+// integer context (a).
+func geoFloat(a []int64, f []float64, end float64) (Progression, bool) {
+	n := len(a)
+	if slices.Contains(a[:n-1], 0) {
 		return Progression{}, false
 	}
-	for i := 1; i+1 < len(a); i++ {
-		if q := a[i+1] / a[i]; math.Abs(q-r) > 1e-9*r {
+	sum := 0.0
+	for i := 0; i+1 < n; i++ {
+		sum += f[i+1] / f[i]
+	}
+	ratio := sum / float64(n-1)
+	for i := 0; i+1 < n; i++ {
+		if Round(f[i]*ratio) != a[i+1] {
 			return Progression{}, false
 		}
 	}
-	p := Progression{Kind: ProgGeoFloat, FStart: a[0], FRatio: r, FEnd: end}
-	if (r > 1 && a[0] > end) || (r < 1 && a[0] < end) {
+	p := Progression{Kind: ProgGeoFloat, FStart: f[0], FRatio: ratio, FEnd: end, End: Round(end), Up: a[0] < a[1]}
+	if first := Round(f[0]); p.Up && first > p.End || !p.Up && first < p.End {
 		p.Kind = ProgEmpty
 	}
 	return p, true
+}
+
+// Round rounds as coNCePTuaL's CONC_DBL2INT does: x + 0.5 truncated
+// toward zero (so -2.7 rounds to -2). A value out of the range of int64,
+// or NaN, gives math.MinInt64, as the conversion does on x86-64.
+func Round(x float64) int64 {
+	t := float64(x) + 0.5 // the conversion keeps a product x from being fused with the addition
+	if !(t >= -1<<63 && t < 1<<63) {
+		return math.MinInt64
+	}
+	return int64(t)
 }
 
 // Each produces the progression's values.
@@ -288,23 +325,27 @@ func (p Progression) Each(fn func(int64) bool) bool {
 			}
 		}
 	case ProgGeoFloat:
-		prev := int64(math.MinInt64)
-		for j := 0; ; j++ {
-			x := p.FStart * math.Pow(p.FRatio, float64(j))
-			if (p.FRatio > 1 && x > p.FEnd) || (p.FRatio < 1 && x < p.FEnd) || math.IsInf(x, 0) {
+		x, prev := p.FStart, Round(p.FStart-1)
+		for {
+			v, ok := p.floatTerm(x, prev)
+			if !ok {
 				return true
-			}
-			v := int64(x)
-			if v == 0 && prev == 0 {
-				return true // a shrinking progression has reached zero for good
 			}
 			if !fn(v) {
 				return false
 			}
-			prev = v
+			x, prev = x*p.FRatio, v
 		}
 	}
 	return true
+}
+
+// floatTerm rounds x, a term of a floating-point progression whose
+// previous term rounded to prev, and reports whether the progression goes
+// on to it.
+func (p Progression) floatTerm(x float64, prev int64) (int64, bool) {
+	v := Round(x)
+	return v, v != prev && (p.Up && v <= p.End || !p.Up && v >= p.End)
 }
 
 // Contains tests membership, directly for arithmetic progressions.
@@ -346,8 +387,8 @@ type Cursor struct {
 	ri     int // current range
 	pos    int // position within a list or comprehension
 	prog   Progression
-	next   int64 // next value of an arithmetic or geometric progression
-	j      int   // term index for floating-point progressions
+	next   int64   // next value of an arithmetic or geometric progression
+	x      float64 // next term of a floating-point progression
 	prev   int64
 	vals   []int64
 	primed bool
@@ -379,7 +420,7 @@ func (c *Cursor) step(f *Frame, r Range) (int64, bool) {
 	case *ProgRange:
 		if !c.primed {
 			c.prog = r.Pattern(f)
-			c.next, c.j, c.prev, c.primed = c.prog.Start, 0, math.MinInt64, true
+			c.next, c.x, c.prev, c.primed = c.prog.Start, c.prog.FStart, Round(c.prog.FStart-1), true
 		}
 		return c.progNext()
 	}
@@ -425,16 +466,11 @@ func (c *Cursor) progNext() (int64, bool) {
 		c.prev, c.next = v, v/p.Ratio
 		return v, true
 	case ProgGeoFloat:
-		x := p.FStart * math.Pow(p.FRatio, float64(c.j))
-		if (p.FRatio > 1 && x > p.FEnd) || (p.FRatio < 1 && x < p.FEnd) || math.IsInf(x, 0) {
+		v, ok := p.floatTerm(c.x, c.prev)
+		if !ok {
 			return 0, false
 		}
-		v := int64(x)
-		if v == 0 && c.prev == 0 {
-			return 0, false
-		}
-		c.j++
-		c.prev = v
+		c.x, c.prev = c.x*p.FRatio, v
 		return v, true
 	}
 	return 0, false

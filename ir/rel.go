@@ -61,6 +61,7 @@ func (c *Compare) Holds(f *Frame) bool {
 func (c *Compare) HoldsFloat(f *Frame) bool {
 	x, y := c.X.Float(f), c.Y.Float(f)
 	if c.Op == lang.Divides {
+		finite(c.sp, "DIVIDES", y, x)
 		return imod(c.sp, int64(y), int64(x)) == 0
 	}
 	return compare(c.Op, x, y)
@@ -86,7 +87,11 @@ func compare[T int64 | float64](op lang.CmpOp, x, y T) bool {
 func (p *Parity) Holds(f *Frame) bool { return (p.X.Int(f)&1 != 0) == p.Odd }
 
 // HoldsFloat evaluates the relation on the truncated value.
-func (p *Parity) HoldsFloat(f *Frame) bool { return (int64(p.X.Float(f))&1 != 0) == p.Odd }
+func (p *Parity) HoldsFloat(f *Frame) bool {
+	x := p.X.Float(f)
+	finite(p.sp, "IS EVEN", x)
+	return (int64(x)&1 != 0) == p.Odd
+}
 
 // Holds evaluates the relation.
 func (r *InInterval) Holds(f *Frame) bool {
@@ -105,7 +110,11 @@ func (r *InRanges) Holds(f *Frame) bool { return r.in(f, r.X.Int(f)) }
 
 // HoldsFloat evaluates the relation on the truncated value; ranges hold
 // integers.
-func (r *InRanges) HoldsFloat(f *Frame) bool { return r.in(f, int64(r.X.Float(f))) }
+func (r *InRanges) HoldsFloat(f *Frame) bool {
+	x := r.X.Float(f)
+	finite(r.sp, "IS IN", x)
+	return r.in(f, int64(x))
+}
 
 func (r *InRanges) in(f *Frame, x int64) bool {
 	for _, rg := range r.Ranges {

@@ -1,6 +1,10 @@
 package ir
 
-import "github.com/parley-hpc/parley/lang"
+import (
+	"slices"
+
+	"github.com/parley-hpc/parley/lang"
+)
 
 // Program is a resolved program. Its structure is independent of the number
 // of tasks and of the parameter values, which Globals supplies, so the
@@ -333,4 +337,35 @@ type Assign struct {
 	stmt
 	Tasks     *TaskSet
 	Processor Expr // nil: a random processor
+}
+
+// UsesLogs reports whether the program writes log files: whether it has a
+// LOGS or COMPUTES AGGREGATES statement, or reads THE VALUE OF a log-file
+// comment, anywhere, executed or not. coNCePTuaL decides so when it
+// compiles a program: one that does writes a log on every task, even a
+// task that logs nothing; one that does not writes none.
+func (p *Program) UsesLogs() bool {
+	var uses func(Stmt) bool
+	uses = func(st Stmt) bool {
+		switch st := st.(type) {
+		case *Log, *ComputeAggregates:
+			return true
+		case *Output:
+			return slices.ContainsFunc(st.Items, func(it *Item) bool { return it.ValueOf })
+		case *Block:
+			return slices.ContainsFunc(st.Stmts, uses)
+		case *Repeat:
+			return uses(st.Body)
+		case *Timed:
+			return uses(st.Body)
+		case *ForEach:
+			return uses(st.Body)
+		case *Let:
+			return uses(st.Body)
+		case *If:
+			return uses(st.Then) || st.Else != nil && uses(st.Else)
+		}
+		return false
+	}
+	return slices.ContainsFunc(p.Body, func(top *TopLevel) bool { return slices.ContainsFunc(top.Stmts, uses) })
 }

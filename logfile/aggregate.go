@@ -95,10 +95,19 @@ func Aggregate(f Func, data []float64, pct float64) (float64, error) {
 		return variance(data), nil
 	case Sum:
 		return sum(data), nil
-	case Minimum:
-		return slices.Min(data), nil
-	case Maximum:
-		return slices.Max(data), nil
+	case Minimum, Maximum:
+		// coNCePTuaL's loop, from the largest double (or its opposite):
+		// a NaN is never taken, and an infinity gives that double.
+		m := math.MaxFloat64
+		if f == Maximum {
+			m = -m
+		}
+		for _, x := range data {
+			if f == Minimum && x < m || f == Maximum && x > m {
+				m = x
+			}
+		}
+		return m, nil
 	case Final:
 		return data[len(data)-1], nil
 	case Only:

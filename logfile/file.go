@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -34,8 +35,20 @@ type Column struct {
 	Rows    []string
 }
 
-// Number formats a value as coNCePTuaL logs it: C's "%.10g".
+// Number formats a value as coNCePTuaL logs and prints it: C's "%.10g",
+// with glibc's spellings "inf", "-inf", "nan" and "-nan" (a NaN whose sign
+// bit is set, as x86's 0/0 is).
 func Number(v float64) string {
+	switch {
+	case math.IsInf(v, 1):
+		return "inf"
+	case math.IsInf(v, -1):
+		return "-inf"
+	case math.IsNaN(v) && math.Signbit(v):
+		return "-nan"
+	case math.IsNaN(v):
+		return "nan"
+	}
 	return strconv.FormatFloat(v, 'g', 10, 64)
 }
 

@@ -82,6 +82,42 @@ func TestNumber(t *testing.T) {
 			t.Errorf("Number(%v) = %q, want %q", v, got, want)
 		}
 	}
+	// glibc's spellings, as coNCePTuaL prints and logs them.
+	for _, tt := range []struct {
+		v    float64
+		want string
+	}{
+		{math.Inf(1), "inf"}, {math.Inf(-1), "-inf"}, {math.NaN(), "nan"}, {math.Copysign(math.NaN(), -1), "-nan"},
+		{math.Copysign(0, -1), "-0"},
+	} {
+		if got := Number(tt.v); got != tt.want {
+			t.Errorf("Number(%v) = %q, want %q", tt.v, got, tt.want)
+		}
+	}
+}
+
+// TestMinMaxLikeConceptual: MINIMUM and MAXIMUM run coNCePTuaL's loop from
+// the largest double, so a NaN is never taken and infinities alone give
+// that double (coNCePTuaL 1.5.1b logs 1.797693135e+308 for the minimum of
+// 1/0, 2/0, ...).
+func TestMinMaxLikeConceptual(t *testing.T) {
+	nan, inf := math.NaN(), math.Inf(1)
+	for _, tt := range []struct {
+		f    Func
+		data []float64
+		want float64
+	}{
+		{Minimum, []float64{nan, 2, 1}, 1},
+		{Maximum, []float64{1, nan, 2}, 2},
+		{Minimum, []float64{-inf, nan, inf}, -inf},
+		{Minimum, []float64{inf, inf}, math.MaxFloat64},
+		{Maximum, []float64{-inf}, -math.MaxFloat64},
+		{Maximum, []float64{nan}, -math.MaxFloat64},
+	} {
+		if got, err := Aggregate(tt.f, tt.data, 0); err != nil || got != tt.want {
+			t.Errorf("%s of %v = %v (%v), want %v", Label(tt.f, 0), tt.data, got, err, tt.want)
+		}
+	}
 }
 
 func sample() *File {

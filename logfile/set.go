@@ -213,8 +213,8 @@ func dirFiles(dir string) (setPaths, error) {
 	})
 	switch len(bases) {
 	case 0:
-		return setPaths{}, fmt.Errorf("no logs in %s (%w): logs are named <program>-<rank>.log and start with the %q line%s",
-			dir, fs.ErrNotExist, banner, notLogs(ignored))
+		return setPaths{}, fmt.Errorf("no logs in %s (%w): logs are named <program>-<rank>.log and start with the %q line%s; "+
+			"a program that never logs (no LOGS or COMPUTES AGGREGATES) writes none", dir, fs.ErrNotExist, banner, notLogs(ignored))
 	case 1:
 		return setPaths{paths: byBase[bases[0]], base: bases[0], ignored: ignored[bases[0]]}, nil
 	}

@@ -32,6 +32,7 @@ static int nargs;
 
 static int64_t I(int i) { return strtoll(args[i], NULL, 10); }
 static double F(int i) { return pr_f64from(strtoull(args[i], NULL, 16)); }
+static double FIN(int i, const char *what) { return pr_fin(F(i), what, POS); }
 static void out_i(int64_t v) { printf("%" PRId64 "\n", v); }
 static void out_f(double v) {
 	if (v != v)
@@ -93,31 +94,37 @@ static void run(const char *op) {
 			out_i(pr_mesh_distance(dims, torus, I(7), I(8), POS));
 		}
 	}
-	/* Floating-point operators and functions. */
-	else if (!strcmp(op, "fdiv")) out_f(pr_fdiv(F(1), F(2), POS));
+	/* Floating-point operators and functions, as codegen writes them:
+	 * FIN(x, what) is an operand that must be finite. */
+	else if (!strcmp(op, "fdiv")) out_f(F(1) / F(2));
 	else if (!strcmp(op, "fpow")) out_f(pr_fpow(F(1), F(2), POS));
-	else if (!strcmp(op, "fmod")) out_f((double)pr_mod(pr_trunc(F(1)), pr_trunc(F(2)), POS));
-	else if (!strcmp(op, "fshl")) out_f((double)pr_shl(pr_trunc(F(1)), pr_trunc(F(2))));
-	else if (!strcmp(op, "fshr")) out_f((double)pr_shr(pr_trunc(F(1)), pr_trunc(F(2))));
-	else if (!strcmp(op, "fand")) out_f((double)(pr_trunc(F(1)) & pr_trunc(F(2))));
-	else if (!strcmp(op, "fnot")) out_f((double)~pr_trunc(F(1)));
+	else if (!strcmp(op, "fmod")) out_f(pr_fintop(PR_FMOD, F(1), F(2), POS));
+	else if (!strcmp(op, "fshl")) out_f(pr_fintop(PR_FSHL, F(1), F(2), POS));
+	else if (!strcmp(op, "fshr")) out_f(pr_fintop(PR_FSHR, F(1), F(2), POS));
+	else if (!strcmp(op, "fand")) out_f(pr_fintop(PR_FAND, F(1), F(2), POS));
+	else if (!strcmp(op, "for")) out_f(pr_fintop(PR_FOR, F(1), F(2), POS));
+	else if (!strcmp(op, "fxor")) out_f(pr_fintop(PR_FXOR, F(1), F(2), POS));
+	else if (!strcmp(op, "fnot")) out_f((double)~pr_trunc(FIN(1, "NOT")));
 	else if (!strcmp(op, "trunc")) out_i(pr_trunc(F(1)));
-	else if (!strcmp(op, "round_to_int")) out_i(pr_round_to_int(F(1)));
-	else if (!strcmp(op, "ceil")) out_f(ceil(F(1)));
-	else if (!strcmp(op, "floor")) out_f(floor(F(1)));
-	else if (!strcmp(op, "round")) out_f(round(F(1)));
+	else if (!strcmp(op, "round_to_int")) out_i(pr_round_to_int(F(1), POS));
+	else if (!strcmp(op, "ceil")) out_f(ceil(FIN(1, "CEILING")));
+	else if (!strcmp(op, "floor")) out_f(floor(FIN(1, "FLOOR")));
+	else if (!strcmp(op, "round")) out_f(round(FIN(1, "ROUND")));
 	else if (!strcmp(op, "go_exp")) out_f(pr_go_exp(F(1)));
 	else if (!strcmp(op, "go_log")) out_f(pr_go_log(F(1)));
 	else if (!strcmp(op, "go_log10")) out_f(pr_go_log10(F(1)));
 	else if (!strcmp(op, "go_log1p")) out_f(pr_go_log1p(F(1)));
 	else if (!strcmp(op, "go_cbrt")) out_f(pr_go_cbrt(F(1)));
 	else if (!strcmp(op, "go_pow")) out_f(pr_go_pow(F(1), F(2)));
-	else if (!strcmp(op, "fabs")) out_f(fabs(F(1)));
-	else if (!strcmp(op, "fcbrt")) out_f(pr_fcbrt(F(1), POS));
-	else if (!strcmp(op, "fsqrt")) out_f(pr_fsqrt(F(1), POS));
-	else if (!strcmp(op, "froot")) out_f(pr_froot(F(1), F(2), POS));
-	else if (!strcmp(op, "flog10")) out_f(pr_flog10(F(1), POS));
-	else if (!strcmp(op, "factor10f")) out_f(pr_factor10f(F(1)));
+	else if (!strcmp(op, "fabs")) out_f(fabs(FIN(1, "ABS")));
+	else if (!strcmp(op, "fcbrt")) out_f(pr_fcbrt(FIN(1, "CBRT"), POS));
+	else if (!strcmp(op, "fsqrt")) out_f(pr_fsqrt(FIN(1, "SQRT"), POS));
+	else if (!strcmp(op, "froot")) {
+		double n = FIN(1, "ROOT"), x = FIN(2, "ROOT"); /* in Go's order */
+		out_f(pr_froot(n, x, POS));
+	}
+	else if (!strcmp(op, "flog10")) out_f(pr_flog10(FIN(1, "LOG10")));
+	else if (!strcmp(op, "factor10f")) out_f(pr_factor10f(FIN(1, "FACTOR10")));
 	else if (!strcmp(op, "fmtg")) {
 		char buf[PR_GBUF];
 		printf("%s\n", pr_fmt_g(buf, F(1)));
@@ -131,13 +138,22 @@ static void run(const char *op) {
 			else if (!strcmp(op, "rand_float64")) out_f(pr_pcg_float64(&rng));
 			else if (!strcmp(op, "rand_norm")) out_f(pr_pcg_norm(&rng));
 			else if (!strcmp(op, "rand_uniform_int")) out_i(pr_random_uniform_int(&rng, I(5), I(6), POS));
-			else if (!strcmp(op, "rand_uniform_float")) out_f(pr_random_uniform_float(&rng, F(5), F(6), POS));
+			else if (!strcmp(op, "rand_uniform_float")) {
+				double lo = FIN(5, "RANDOM_UNIFORM"), hi = FIN(6, "RANDOM_UNIFORM");
+				out_f(pr_random_uniform_float(&rng, lo, hi, POS));
+			}
 			else if (!strcmp(op, "rand_gaussian_int")) out_i(pr_random_gaussian_int(&rng, I(5), I(6)));
-			else if (!strcmp(op, "rand_gaussian_float")) out_f(pr_random_gaussian_float(&rng, F(5), F(6)));
+			else if (!strcmp(op, "rand_gaussian_float")) {
+				double mean = FIN(5, "RANDOM_GAUSSIAN"), sd = FIN(6, "RANDOM_GAUSSIAN");
+				out_f(pr_random_gaussian_float(&rng, mean, sd));
+			}
 			else if (!strcmp(op, "rand_poisson")) out_i(pr_random_poisson(&rng, I(5), POS));
-			else if (!strcmp(op, "rand_fpoisson")) out_f(pr_frandom_poisson(&rng, F(5), POS));
+			else if (!strcmp(op, "rand_fpoisson")) out_f(pr_frandom_poisson(&rng, FIN(5, "RANDOM_POISSON"), POS));
 			else if (!strcmp(op, "rand_pareto_int")) out_i(pr_random_pareto_int(&rng, I(5), I(6), I(7), POS));
-			else if (!strcmp(op, "rand_pareto_float")) out_f(pr_random_pareto_float(&rng, F(5), F(6), F(7), POS));
+			else if (!strcmp(op, "rand_pareto_float")) {
+				double shape = FIN(5, "RANDOM_PARETO"), low = FIN(6, "RANDOM_PARETO"), high = FIN(7, "RANDOM_PARETO");
+				out_f(pr_random_pareto_float(&rng, shape, low, high, POS));
+			}
 			else printf("unknown %s\n", op);
 		}
 	}
