@@ -16,7 +16,11 @@ import (
 // scatter lowers TASK r SCATTERS: one multicast of the block, or, when the
 // block's size depends on the target, one per target.
 func (x *exporter) scatter(s *lang.Scatter) lang.Stmt {
-	root := x.tasks(s.Source).(*lang.TaskExpr) // lang.Check: one root
+	root, ok := x.tasks(s.Source).(*lang.TaskExpr)
+	if !ok { // lang.Check refuses it
+		x.refuse(s.Source, "a scatter has one root: TASK n SCATTERS ... TO ...", "a scatter from several tasks")
+		return s
+	}
 	msg := x.collectiveMsg(s.Msg, s)
 	target := x.tasks(s.Target)
 	tv := declaredVar(target)
@@ -61,7 +65,11 @@ func (x *exporter) gather(s *lang.Gather) lang.Stmt {
 		return forEachTask(s.Span, sv, nil, &lang.Multicast{Span: s.Span,
 			Source: &lang.TaskExpr{Span: src.NodeSpan(), X: ident(sv)}, Msg: msg, Target: others})
 	}
-	root := x.tasks(s.Root).(*lang.TaskExpr) // lang.Check: one root
+	root, ok := x.tasks(s.Root).(*lang.TaskExpr)
+	if !ok { // lang.Check refuses it
+		x.refuse(s.Root, "write TASK n GATHERS ... FROM <tasks>, or ALL TASKS GATHER ... FROM ALL TASKS", "a gather to several tasks")
+		return s
+	}
 	v := sv
 	if v == "" || exprReads(root.X)[v] {
 		v = x.fresh("source")

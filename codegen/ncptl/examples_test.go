@@ -124,12 +124,9 @@ func predict(t *testing.T, prog *lang.Program, run exampleRun) (*interp.Result, 
 }
 
 // TestExportedExamplesRunInParley exports every program and runs the
-// export on Parley's interpreter beside the original: strict coNCePTuaL
-// is Parley too, and the lowerings must keep every message of the
-// program. Per task, the point-to-point messages and bytes over the whole
-// run, the counters' final values and the OUTPUTS must agree; the
-// collectives' own messages may differ (a MULTICAST is not an
-// MPI_Scatter), and times do (COMPUTES FOR is rounded to microseconds).
+// export on Parley's interpreter beside the original (see sameRun):
+// strict coNCePTuaL is Parley too, and the lowerings must keep every
+// message of the program.
 func TestExportedExamplesRunInParley(t *testing.T) {
 	plat := platform(t)
 	for _, pr := range programs(t) {
@@ -139,28 +136,37 @@ func TestExportedExamplesRunInParley(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			exported := parse(t, pr.name+".ncptl", text)
-			want, wantOut := predict(t, orig, pr.run)
-			got, gotOut := predict(t, exported, pr.run)
-			if want.Status != got.Status || len(want.Problems) != len(got.Problems) {
-				t.Fatalf("original: %v %v; export: %v %v", want.Status, want.Problems, got.Status, got.Problems)
-			}
-			for r := range want.Tasks {
-				w, g := want.Tasks[r], got.Tasks[r]
-				if w.MsgsSent != g.MsgsSent || w.MsgsReceived != g.MsgsReceived || w.BytesSent != g.BytesSent || w.BytesReceived != g.BytesReceived {
-					t.Errorf("task %d: messages and bytes sent/received: original %d %d %d %d, export %d %d %d %d", r,
-						w.MsgsSent, w.BytesSent, w.MsgsReceived, w.BytesReceived, g.MsgsSent, g.BytesSent, g.MsgsReceived, g.BytesReceived)
-				}
-				wc, gc := w.Counters, g.Counters
-				wc.ElapsedUsecs, gc.ElapsedUsecs = 0, 0
-				if wc != gc {
-					t.Errorf("task %d: final counters: original %+v, export %+v", r, wc, gc)
-				}
-			}
-			if !slices.Equal(lines(wantOut), lines(gotOut)) {
-				t.Errorf("OUTPUTS differ:\noriginal:\n%s\nexport:\n%s", wantOut, gotOut)
-			}
+			sameRun(t, orig, parse(t, pr.name+".ncptl", text), pr.run)
 		})
+	}
+}
+
+// sameRun runs the original and its export on Parley's interpreter: their
+// statuses, and per task the point-to-point messages and bytes over the
+// whole run, the counters' final values and the OUTPUTS, must agree. The
+// collectives' own messages may differ (a MULTICAST is not an
+// MPI_Scatter), and times do (COMPUTES FOR is rounded to microseconds).
+func sameRun(t *testing.T, orig, exported *lang.Program, run exampleRun) {
+	t.Helper()
+	want, wantOut := predict(t, orig, run)
+	got, gotOut := predict(t, exported, run)
+	if want.Status != got.Status || len(want.Problems) != len(got.Problems) {
+		t.Fatalf("original: %v %v; export: %v %v", want.Status, want.Problems, got.Status, got.Problems)
+	}
+	for r := range want.Tasks {
+		w, g := want.Tasks[r], got.Tasks[r]
+		if w.MsgsSent != g.MsgsSent || w.MsgsReceived != g.MsgsReceived || w.BytesSent != g.BytesSent || w.BytesReceived != g.BytesReceived {
+			t.Errorf("task %d: messages and bytes sent/received: original %d %d %d %d, export %d %d %d %d", r,
+				w.MsgsSent, w.BytesSent, w.MsgsReceived, w.BytesReceived, g.MsgsSent, g.BytesSent, g.MsgsReceived, g.BytesReceived)
+		}
+		wc, gc := w.Counters, g.Counters
+		wc.ElapsedUsecs, gc.ElapsedUsecs = 0, 0
+		if wc != gc {
+			t.Errorf("task %d: final counters: original %+v, export %+v", r, wc, gc)
+		}
+	}
+	if !slices.Equal(lines(wantOut), lines(gotOut)) {
+		t.Errorf("OUTPUTS differ:\noriginal:\n%s\nexport:\n%s", wantOut, gotOut)
 	}
 }
 

@@ -144,9 +144,13 @@ func (x *exporter) program() (*lang.Program, error) {
 		switch h := h.(type) {
 		case *lang.ParamDecl:
 			long := h.Long.Value
-			if slices.Contains(reservedOptions, long) || long == "--seed" && x.random {
+			switch {
+			case slices.Contains(reservedOptions, long):
 				x.refuse(h.Long, "choose another long option for "+h.Name.Name,
 					"coNCePTuaL's run time defines the option %s for every program", long)
+			case long == "--seed" && x.random:
+				x.refuse(h.Long, "choose another long option for "+h.Name.Name,
+					"coNCePTuaL's run time defines the option --seed for every program that draws random numbers, as this one does")
 			}
 			n := *h
 			n.Default = copier{}.expr(h.Default)

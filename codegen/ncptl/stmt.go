@@ -133,7 +133,67 @@ func (x *exporter) let(s *lang.Let) lang.Stmt {
 	n.Body = x.stmt(s.Body)
 	x.unbind(vars)
 	x.groups = x.groups[:len(x.groups)-groups]
+	// A group whose every use was lowered away goes too: coNCePTuaL would
+	// warn that it is never used.
+	kept := n.Bindings[:0]
+	for _, b := range n.Bindings {
+		if b.Group == nil || usesGroup(n.Body, b.Name.Name) {
+			kept = append(kept, b)
+		}
+	}
+	if len(kept) == 0 {
+		return n.Body
+	}
+	n.Bindings = kept
 	return n
+}
+
+// usesGroup reports whether s names the task group g.
+func usesGroup(s lang.Stmt, g string) bool {
+	named := func(ds ...lang.TaskDesc) bool {
+		for _, d := range ds {
+			if tg, ok := d.(*lang.TaskGroup); ok && tg.Name.Name == g {
+				return true
+			}
+		}
+		return false
+	}
+	switch s := s.(type) {
+	case *lang.Block:
+		for _, b := range s.Stmts {
+			if usesGroup(b, g) {
+				return true
+			}
+		}
+		return false
+	case *lang.ForCount:
+		return usesGroup(s.Body, g)
+	case *lang.ForTime:
+		return usesGroup(s.Body, g)
+	case *lang.ForEach:
+		return usesGroup(s.Body, g)
+	case *lang.Let:
+		for _, b := range s.Bindings {
+			if b.Group != nil && named(b.Group) {
+				return true
+			}
+		}
+		return usesGroup(s.Body, g)
+	case *lang.If:
+		return usesGroup(s.Then, g) || s.Else != nil && usesGroup(s.Else, g)
+	case *lang.Send:
+		return named(s.Source, s.Target)
+	case *lang.Receive:
+		return named(s.Source, s.Target)
+	case *lang.Multicast:
+		return named(s.Source, s.Target)
+	case *lang.Reduce:
+		return named(s.Source, s.Target)
+	}
+	if d := lang.Performers(s); d != nil {
+		return named(d)
+	}
+	return false
 }
 
 // send exports SENDS. A blocking send from ALL TASKS to ALL OTHER TASKS
@@ -384,6 +444,8 @@ func (x *exporter) member(d lang.TaskDesc, v string, other lang.Expr, at lang.No
 			}
 			return x.member(g.desc, v, other, at)
 		}
+		// lang.Check refuses it.
+		x.refuse(at, "define it first: LET "+d.Name.Name+" BE <tasks> WHILE ...", "task group %s is not defined", d.Name.Name)
 	}
-	panic("ncptl: task group out of scope")
+	return nil
 }
