@@ -190,7 +190,11 @@ func (x *exporter) taskOf(d lang.TaskDesc) (lang.TaskDesc, lang.Expr) {
 	return d, ident(declaredVar(d))
 }
 
-// nodeOf returns the number of the node that task runs on.
+// nodeOf returns the number of the node that task runs on, for REAL
+// context, where "/" does not truncate: under the block mapping it is
+// processor / tasks_per_node, whose comparison with a whole number of
+// nodes is the same truncated or not; under the cyclic one, processor MOD
+// the number of nodes, which FLOOR makes whole.
 func (x *exporter) nodeOf(task lang.Expr) lang.Expr {
 	m := &x.plat.Machine
 	proc := copier{}.expr(task)
@@ -202,7 +206,7 @@ func (x *exporter) nodeOf(task lang.Expr) lang.Expr {
 		if tpn == 1 {
 			return proc // as many nodes as tasks
 		}
-		nodes := binary(lang.Add, binary(lang.Div, binary(lang.Sub, ident(lang.VarNumTasks), num(1)), num(tpn)), num(1))
+		nodes := binary(lang.Add, call(lang.FuncFloor, binary(lang.Div, binary(lang.Sub, ident(lang.VarNumTasks), num(1)), num(tpn))), num(1))
 		return binary(lang.Mod, proc, nodes)
 	}
 	if tpn == 1 {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -108,19 +109,31 @@ func platform(t *testing.T) *netmodel.Platform {
 	return plat
 }
 
-// predict runs prog on Parley's interpreter.
+// predict runs prog on Parley's interpreter on the default platform.
 func predict(t *testing.T, prog *lang.Program, run exampleRun) (*interp.Result, string) {
+	t.Helper()
+	var out bytes.Buffer
+	res := predictTo(t, prog, run, platform(t), &out)
+	return res, out.String()
+}
+
+// predictOn runs prog on Parley's interpreter on plat.
+func predictOn(t *testing.T, prog *lang.Program, run exampleRun, plat *netmodel.Platform) *interp.Result {
+	t.Helper()
+	return predictTo(t, prog, run, plat, io.Discard)
+}
+
+func predictTo(t *testing.T, prog *lang.Program, run exampleRun, plat *netmodel.Platform, out io.Writer) *interp.Result {
 	t.Helper()
 	p, err := ir.Build(prog)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out bytes.Buffer
-	res, err := interp.Run(p, interp.Options{NumTasks: run.tasks, Args: run.args, Platform: platform(t), Seed: 1, Output: &out})
+	res, err := interp.Run(p, interp.Options{NumTasks: run.tasks, Args: run.args, Platform: plat, Seed: 1, Output: out})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return res, out.String()
+	return res
 }
 
 // TestExportedExamplesRunInParley exports every program and runs the

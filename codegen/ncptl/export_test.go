@@ -3,8 +3,10 @@ package ncptl_test
 import (
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -78,8 +80,8 @@ var lowerings = []lowering{
 		want:  "ALL TASKS task_number COMPUTE FOR REAL(MAX(100 / (500000 IF task_number / 2 < 2 OTHERWISE 1000000), 64 / 50000)) MICROSECONDS.\n",
 		notes: []string{"platform test", "node group slow, 2 nodes: 1 Tflop/s and 100 GB/s per node; node group fast, the other nodes: 2 Tflop/s and 100 GB/s per node; 2 tasks per node, block mapping"}},
 	{name: "work on cyclic nodes", plat: dealt, src: "TASKS t SUCH THAT t > 0 COMPUTE 100 FLOPS THEN TASK 3 COMPUTES 7 FLOPS.",
-		want: "TASKS t SUCH THAT t > 0 COMPUTE FOR REAL(100 / (500000 IF t MOD ((num_tasks - 1) / 2 + 1) < 2 OTHERWISE 1000000)) MICROSECONDS THEN\n" +
-			"TASK 3 COMPUTES FOR REAL(7 / (500000 IF 3 MOD ((num_tasks - 1) / 2 + 1) < 2 OTHERWISE 1000000)) MICROSECONDS.\n"},
+		want: "TASKS t SUCH THAT t > 0 COMPUTE FOR REAL(100 / (500000 IF t MOD (FLOOR((num_tasks - 1) / 2) + 1) < 2 OTHERWISE 1000000)) MICROSECONDS THEN\n" +
+			"TASK 3 COMPUTES FOR REAL(7 / (500000 IF 3 MOD (FLOOR((num_tasks - 1) / 2) + 1) < 2 OTHERWISE 1000000)) MICROSECONDS.\n"},
 	{name: "work on moved tasks", plat: mixed, src: "TASK 0 IS ASSIGNED TO PROCESSOR 5 THEN TASKS {0, 2} COMPUTE 100 FLOPS.",
 		want: "TASK 0 IS ASSIGNED TO PROCESSOR 5 THEN\n" +
 			"TASKS task_number SUCH THAT task_number IS IN {0, 2} COMPUTE FOR REAL(100 / (500000 IF PROCESSOR_OF(task_number) / 2 < 2 OTHERWISE 1000000)) MICROSECONDS.\n"},
@@ -192,6 +194,43 @@ func TestLowerings(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestComputeTimes: where node groups differ, each task of the export
+// computes as long as Parley says it does in the original, to the
+// microsecond the export rounds to, whatever the number of tasks (and so
+// of nodes, which the cyclic mapping depends on) and wherever ARE ASSIGNED
+// TO puts the tasks.
+func TestComputeTimes(t *testing.T) {
+	src := "TASK 0 IS ASSIGNED TO PROCESSOR 2 THEN\n" +
+		"ALL TASKS COMPUTE 3E10 FLOPS AND 1E9 BYTES OF MEMORY TRAFFIC THEN\n" +
+		"ALL TASKS COMPUTE FOR 1 MILLISECOND THEN\n" +
+		"TASKS t SUCH THAT t IS ODD COMPUTE 7E10 FLOPS.\n"
+	orig := parse(t, "p.parley", []byte(src))
+	for name, plat := range map[string]*netmodel.Platform{"mixed": mixed, "dealt": dealt, "fast": fast} {
+		text, err := ncptl.Export(orig, ncptl.Options{Platform: plat})
+		if err != nil {
+			t.Fatal(err)
+		}
+		exported := parse(t, "p.ncptl", text)
+		// The export's durations are for a machine that runs COMPUTES FOR
+		// as written: Parley must not divide them by the speed again.
+		asWritten := *plat
+		asWritten.Machine.Nodes = slices.Clone(plat.Machine.Nodes)
+		for i := range asWritten.Machine.Nodes {
+			asWritten.Machine.Nodes[i].Speed = 1
+		}
+		for _, n := range []int64{3, 5, 8, 11} {
+			want := predictOn(t, orig, exampleRun{tasks: n}, plat)
+			got := predictOn(t, exported, exampleRun{tasks: n}, &asWritten)
+			for r := range want.Tasks {
+				w, g := want.Tasks[r].Compute.Micros(), got.Tasks[r].Compute.Micros()
+				if math.Abs(w-g) > 1.5 {
+					t.Errorf("%s, %d tasks: task %d computes %gus in the original, %gus in the export:\n%s", name, n, r, w, g, text)
+				}
+			}
+		}
 	}
 }
 
