@@ -488,7 +488,7 @@ func TestExportNcptl(t *testing.T) {
 		"#   ncptl --backend=c_mpi --output=compute-model compute-model.ncptl",
 		"# - line 13: COMPUTES n FLOPS",
 		// 8 tasks share a laptop's 384 Gflop/s and 60 GB/s.
-		"ALL TASKS COMPUTE FOR REAL(MAX(intensity * n / 48000, 16 * n / 7500)) MICROSECONDS THEN",
+		"ALL TASKS COMPUTE FOR MAX((intensity * n + 24000) / 48000, (16 * n + 3750) / 7500) MICROSECONDS THEN",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)

@@ -19,7 +19,10 @@ import (
 
 // work lowers COMPUTES n FLOPS [AND q OF MEMORY TRAFFIC] to COMPUTES FOR
 // the roofline time: the slower of the flops and the traffic, in
-// microseconds, rounded by REAL to the nearest one.
+// microseconds rounded to the nearest one. It stays in integer context, so
+// that the program's expressions for the flops and the traffic keep their
+// meaning (REAL would evaluate them in floating point, where / does not
+// truncate and bitwise operators are refused).
 func (x *exporter) work(s *lang.Work) lang.Stmt {
 	c := x.c()
 	m := &x.plat.Machine
@@ -38,7 +41,7 @@ func (x *exporter) work(s *lang.Work) lang.Stmt {
 		d = call(lang.FuncMax, d, x.scale(x.bytes(c.quantity(s.Memory)), perByte, node))
 	}
 	x.note(lowWork, s)
-	return &lang.Delay{Span: s.Span, Tasks: tasks, Amount: call(lang.FuncReal, d), Unit: lang.Microseconds}
+	return &lang.Delay{Span: s.Span, Tasks: tasks, Amount: d, Unit: lang.Microseconds}
 }
 
 // delay exports COMPUTES FOR, divided by the speed of the task's node when
@@ -56,7 +59,7 @@ func (x *exporter) delay(s *lang.Delay) lang.Stmt {
 		n.Tasks, task = x.taskOf(n.Tasks)
 		node = x.nodeOf(task)
 	}
-	n.Amount, n.Unit = call(lang.FuncReal, x.scale(n.Amount, perUnit, node)), lang.Microseconds
+	n.Amount, n.Unit = x.scale(n.Amount, perUnit, node), lang.Microseconds
 	x.note(lowSpeed, s)
 	return n
 }
@@ -137,18 +140,24 @@ func (x *exporter) whole(v *big.Int) int64 {
 	return v.Int64()
 }
 
-// scale returns e * p / q for the group of node (nil if pg is uniform).
+// scale returns e * p / q for the group of node (nil if pg is uniform),
+// rounded to the nearest whole number in integer arithmetic:
+// (e * p + q / 2) / q.
 func (x *exporter) scale(e lang.Expr, pg perGroup, node lang.Expr) lang.Expr {
 	if pg.p != 1 {
 		e = binary(lang.Mul, e, num(pg.p))
 	}
 	if pg.uniform() {
-		if pg.q[0] == 1 {
-			return e
+		if q := pg.q[0]; q != 1 {
+			return binary(lang.Div, binary(lang.Add, e, num(q/2)), num(q))
 		}
-		return binary(lang.Div, e, num(pg.q[0]))
+		return e
 	}
-	return binary(lang.Div, e, x.byGroup(pg.q, node))
+	halves := make([]int64, len(pg.q))
+	for i, q := range pg.q {
+		halves[i] = q / 2
+	}
+	return binary(lang.Div, binary(lang.Add, e, x.byGroup(halves, node)), x.byGroup(pg.q, node))
 }
 
 // byGroup chooses vs[i] for a node of group i: groups take node numbers in
@@ -190,11 +199,9 @@ func (x *exporter) taskOf(d lang.TaskDesc) (lang.TaskDesc, lang.Expr) {
 	return d, ident(declaredVar(d))
 }
 
-// nodeOf returns the number of the node that task runs on, for REAL
-// context, where "/" does not truncate: under the block mapping it is
-// processor / tasks_per_node, whose comparison with a whole number of
-// nodes is the same truncated or not; under the cyclic one, processor MOD
-// the number of nodes, which FLOOR makes whole.
+// nodeOf returns the number of the node that task runs on:
+// processor / tasks_per_node under the block mapping, processor MOD the
+// number of nodes under the cyclic one.
 func (x *exporter) nodeOf(task lang.Expr) lang.Expr {
 	m := &x.plat.Machine
 	proc := copier{}.expr(task)
@@ -206,7 +213,7 @@ func (x *exporter) nodeOf(task lang.Expr) lang.Expr {
 		if tpn == 1 {
 			return proc // as many nodes as tasks
 		}
-		nodes := binary(lang.Add, call(lang.FuncFloor, binary(lang.Div, binary(lang.Sub, ident(lang.VarNumTasks), num(1)), num(tpn))), num(1))
+		nodes := binary(lang.Add, binary(lang.Div, binary(lang.Sub, ident(lang.VarNumTasks), num(1)), num(tpn)), num(1))
 		return binary(lang.Mod, proc, nodes)
 	}
 	if tpn == 1 {
@@ -215,14 +222,15 @@ func (x *exporter) nodeOf(task lang.Expr) lang.Expr {
 	return binary(lang.Div, proc, num(tpn))
 }
 
-// bytes returns the number of bytes in q, an amount of memory traffic, as
-// an expression for REAL context (BITS divide by 8 exactly there).
+// bytes returns the number of bytes in q, an amount of memory traffic:
+// BITS round up to whole bytes, INTEGER and PAGE take the platform's
+// sizes, as in ir.Size.Bytes.
 func (x *exporter) bytes(q *lang.Quantity) lang.Expr {
 	m := &x.plat.Machine
 	var per int64
 	switch q.Unit {
 	case lang.Bits:
-		return binary(lang.Div, q.Amount, num(8))
+		return binary(lang.Div, binary(lang.Add, q.Amount, num(7)), num(8))
 	case lang.Bytes:
 		return q.Amount
 	case lang.Halfwords:

@@ -69,24 +69,28 @@ var lowerings = []lowering{
 
 	// Compute.
 	{name: "work on ib-edr", src: "n IS \"n\" AND COMES FROM \"--n\" OR \"-n\" WITH DEFAULT 8.\nALL TASKS COMPUTE 8 * n FLOPS AND 16 * n BYTES OF MEMORY TRAFFIC.",
-		want:  "n IS \"n\" AND COMES FROM \"--n\" OR \"-n\" WITH DEFAULT 8.\n\nALL TASKS COMPUTE FOR REAL(MAX(8 * n / 2000000, 16 * n / 200000)) MICROSECONDS.\n",
+		want:  "n IS \"n\" AND COMES FROM \"--n\" OR \"-n\" WITH DEFAULT 8.\n\nALL TASKS COMPUTE FOR MAX((8 * n + 1000000) / 2000000, (16 * n + 100000) / 200000) MICROSECONDS.\n",
 		notes: []string{"line 2: COMPUTES n FLOPS", "platform ib-edr", "node group skylake, every node: 2 Tflop/s and 200 GB/s per node; 1 task per node, block mapping"}},
 	{name: "work in units", src: "TASK 0 COMPUTES 1000 FLOPS AND 2 KILOBYTES OF MEMORY TRAFFIC THEN TASK 1 COMPUTES 5 FLOPS AND 3 PAGES OF MEMORY TRAFFIC THEN TASK 2 COMPUTES 0 FLOPS AND 16 BITS OF MEMORY TRAFFIC.",
-		want: "TASK 0 COMPUTES FOR REAL(MAX(1000 / 2000000, 2 * 1024 / 200000)) MICROSECONDS THEN\n" +
-			"TASK 1 COMPUTES FOR REAL(MAX(5 / 2000000, 3 * 4096 / 200000)) MICROSECONDS THEN\n" +
-			"TASK 2 COMPUTES FOR REAL(MAX(0 / 2000000, 16 / 8 / 200000)) MICROSECONDS.\n",
+		want: "TASK 0 COMPUTES FOR MAX((1000 + 1000000) / 2000000, (2 * 1024 + 100000) / 200000) MICROSECONDS THEN\n" +
+			"TASK 1 COMPUTES FOR MAX((5 + 1000000) / 2000000, (3 * 4096 + 100000) / 200000) MICROSECONDS THEN\n" +
+			"TASK 2 COMPUTES FOR MAX((0 + 1000000) / 2000000, ((16 + 7) / 8 + 100000) / 200000) MICROSECONDS.\n",
 		notes: []string{"line 1: COMPUTES n FLOPS"}},
 	{name: "work on two node groups", plat: mixed, src: "ALL TASKS COMPUTE 100 FLOPS AND 64 BYTES OF MEMORY TRAFFIC.",
-		want:  "ALL TASKS task_number COMPUTE FOR REAL(MAX(100 / (500000 IF task_number / 2 < 2 OTHERWISE 1000000), 64 / 50000)) MICROSECONDS.\n",
+		want: "ALL TASKS task_number COMPUTE FOR MAX((100 + (250000 IF task_number / 2 < 2 OTHERWISE 500000)) / " +
+			"(500000 IF task_number / 2 < 2 OTHERWISE 1000000), (64 + 25000) / 50000) MICROSECONDS.\n",
 		notes: []string{"platform test", "node group slow, 2 nodes: 1 Tflop/s and 100 GB/s per node; node group fast, the other nodes: 2 Tflop/s and 100 GB/s per node; 2 tasks per node, block mapping"}},
 	{name: "work on cyclic nodes", plat: dealt, src: "TASKS t SUCH THAT t > 0 COMPUTE 100 FLOPS THEN TASK 3 COMPUTES 7 FLOPS.",
-		want: "TASKS t SUCH THAT t > 0 COMPUTE FOR REAL(100 / (500000 IF t MOD (FLOOR((num_tasks - 1) / 2) + 1) < 2 OTHERWISE 1000000)) MICROSECONDS THEN\n" +
-			"TASK 3 COMPUTES FOR REAL(7 / (500000 IF 3 MOD (FLOOR((num_tasks - 1) / 2) + 1) < 2 OTHERWISE 1000000)) MICROSECONDS.\n"},
+		want: "TASKS t SUCH THAT t > 0 COMPUTE FOR (100 + (250000 IF t MOD ((num_tasks - 1) / 2 + 1) < 2 OTHERWISE 500000)) / " +
+			"(500000 IF t MOD ((num_tasks - 1) / 2 + 1) < 2 OTHERWISE 1000000) MICROSECONDS THEN\n" +
+			"TASK 3 COMPUTES FOR (7 + (250000 IF 3 MOD ((num_tasks - 1) / 2 + 1) < 2 OTHERWISE 500000)) / " +
+			"(500000 IF 3 MOD ((num_tasks - 1) / 2 + 1) < 2 OTHERWISE 1000000) MICROSECONDS.\n"},
 	{name: "work on moved tasks", plat: mixed, src: "TASK 0 IS ASSIGNED TO PROCESSOR 5 THEN TASKS {0, 2} COMPUTE 100 FLOPS.",
 		want: "TASK 0 IS ASSIGNED TO PROCESSOR 5 THEN\n" +
-			"TASKS task_number SUCH THAT task_number IS IN {0, 2} COMPUTE FOR REAL(100 / (500000 IF PROCESSOR_OF(task_number) / 2 < 2 OTHERWISE 1000000)) MICROSECONDS.\n"},
+			"TASKS task_number SUCH THAT task_number IS IN {0, 2} COMPUTE FOR (100 + (250000 IF PROCESSOR_OF(task_number) / 2 < 2 OTHERWISE 500000)) / " +
+			"(500000 IF PROCESSOR_OF(task_number) / 2 < 2 OTHERWISE 1000000) MICROSECONDS.\n"},
 	{name: "compute for on faster nodes", plat: fast, src: "ALL TASKS COMPUTE FOR 10 MILLISECONDS THEN TASK 1 SLEEPS FOR 3 SECONDS.",
-		want: "ALL TASKS task_number COMPUTE FOR REAL(10 * 1000 / (1 IF task_number < 4 OTHERWISE 2)) MICROSECONDS THEN\n" +
+		want: "ALL TASKS task_number COMPUTE FOR (10 * 1000 + (0 IF task_number < 4 OTHERWISE 1)) / (1 IF task_number < 4 OTHERWISE 2) MICROSECONDS THEN\n" +
 			"TASK 1 SLEEPS FOR 3 SECONDS.\n",
 		notes: []string{"line 1: COMPUTES FOR is divided by the speed", "node group a, 4 nodes: speed 1; node group b, 4 nodes: speed 2; node group c, the other nodes: speed 2"}},
 	{name: "compute for at speed 1", src: "ALL TASKS COMPUTE FOR 10 MILLISECONDS.", want: "ALL TASKS COMPUTE FOR 10 MILLISECONDS.\n",
@@ -201,10 +205,12 @@ func TestLowerings(t *testing.T) {
 // computes as long as Parley says it does in the original, to the
 // microsecond the export rounds to, whatever the number of tasks (and so
 // of nodes, which the cyclic mapping depends on) and wherever ARE ASSIGNED
-// TO puts the tasks.
+// TO puts the tasks. The program's expressions keep integer arithmetic.
 func TestComputeTimes(t *testing.T) {
 	src := "TASK 0 IS ASSIGNED TO PROCESSOR 2 THEN\n" +
 		"ALL TASKS COMPUTE 3E10 FLOPS AND 1E9 BYTES OF MEMORY TRAFFIC THEN\n" +
+		// Integer arithmetic: 7E10 flops, not 7.5E10.
+		"ALL TASKS COMPUTE 75E9 / 1E10 * 1E10 FLOPS AND 1E9 BYTES OF MEMORY TRAFFIC THEN\n" +
 		"ALL TASKS COMPUTE FOR 1 MILLISECOND THEN\n" +
 		"TASKS t SUCH THAT t IS ODD COMPUTE 7E10 FLOPS.\n"
 	orig := parse(t, "p.parley", []byte(src))

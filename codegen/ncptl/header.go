@@ -39,9 +39,9 @@ var lowered = [numLowerings]string{
 	lowWork: "COMPUTES n FLOPS [AND q OF MEMORY TRAFFIC] becomes COMPUTES FOR the time " +
 		"Parley's machine model gives it on platform %[1]s: the slower of the flops at the task's " +
 		"flop rate and the traffic at its memory bandwidth, a task's rates being its node's shared " +
-		"by the tasks on the node (%[2]s), rounded to the microsecond.",
+		"by the tasks on the node (%[2]s), rounded to the nearest microsecond in integer arithmetic.",
 	lowSpeed: "COMPUTES FOR is divided by the speed of the task's node, as Parley runs it on " +
-		"platform %[1]s (%[2]s), rounded to the microsecond.",
+		"platform %[1]s (%[2]s), rounded to the nearest microsecond.",
 	lowScatter: "TASK r SCATTERS (MPI_Scatter) becomes TASK r MULTICASTS the block to the other " +
 		"targets: coNCePTuaL's nearest collective delivers a block of the same size to each of them, " +
 		"though the root sends along the broadcast's tree rather than one block per target. Like " +
