@@ -40,7 +40,7 @@ func (x *exporter) scatter(s *lang.Scatter) lang.Stmt {
 		v = x.fresh(tv)
 		msg = rename(copier.msg, msg, tv, v)
 	}
-	cond := conj(x.member(target, v, root.X, s), compare(lang.Ne, ident(v), copier{}.expr(root.X)))
+	cond := conj(x.member(target, v, root.X, s, v), compare(lang.Ne, ident(v), copier{}.expr(root.X)))
 	return forEachTask(s.Span, v, cond, &lang.Multicast{Span: s.Span, Source: root, Msg: msg,
 		Target: &lang.TaskExpr{Span: target.NodeSpan(), X: ident(v)}})
 }
@@ -77,7 +77,7 @@ func (x *exporter) gather(s *lang.Gather) lang.Stmt {
 			msg = rename(copier.msg, msg, sv, v)
 		}
 	}
-	cond := conj(x.member(src, v, root.X, s), compare(lang.Ne, ident(v), copier{}.expr(root.X)))
+	cond := conj(x.member(src, v, root.X, s, v), compare(lang.Ne, ident(v), copier{}.expr(root.X)))
 	if perSource {
 		x.note(lowGatherv, s)
 		return forEachTask(s.Span, v, cond, &lang.Multicast{Span: s.Span,
@@ -120,8 +120,8 @@ func (x *exporter) exchange(s *lang.Exchange) lang.Stmt {
 			msg = rename(copier.msg, msg, pv, d)
 		}
 	}
-	receivers := conj(x.member(tasks, d, nil, s), x.member(peers, d, ident(sender), s), compare(lang.Ne, ident(d), ident(sender)))
-	senders := x.member(tasks, sender, nil, s)
+	receivers := conj(x.member(tasks, d, nil, s, sender, d), x.member(peers, d, ident(sender), s, sender, d), compare(lang.Ne, ident(d), ident(sender)))
+	senders := x.member(tasks, sender, nil, s, sender)
 	sp := s.Span
 	if perPair {
 		mc := &lang.Multicast{Span: sp, Source: &lang.TaskExpr{Span: tasks.NodeSpan(), X: ident(sender)}, Msg: msg,

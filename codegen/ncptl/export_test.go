@@ -286,6 +286,9 @@ func TestRefusals(t *testing.T) {
 			"LET g BE TASKS t SUCH THAT t < n WHILE\n  FOR EACH n IN {1, 2}\n    TASK GROUP g SENDS A g BYTE MESSAGE TO TASK g + n.",
 			[]string{"p.parley:4:5: error: no coNCePTuaL form: task group g uses the variable n, which is bound again where the group is used",
 				"hint: rename the variable n"}},
+		{"a group's variable hidden by the statement", "n IS \"n\" AND COMES FROM \"--n\" OR \"-n\" WITH DEFAULT 2.\n" +
+			"LET g BE TASKS t SUCH THAT t < n WHILE\n  ALL TASKS n SEND A g BYTE MESSAGE TO TASK GROUP g.",
+			[]string{"p.parley:3:3: error: no coNCePTuaL form: task group g uses the variable n, which is bound again where the group is used"}},
 		{"sides that read each other", "TASKS r SUCH THAT r = s + 1 RECEIVE A r + s BYTE MESSAGE FROM TASKS s SUCH THAT s = r - 1.",
 			[]string{"p.parley:1:1: error: no coNCePTuaL form: each side's task description uses the other's variable"}},
 	} {

@@ -1,6 +1,8 @@
 package ncptl
 
 import (
+	"slices"
+
 	"github.com/parley-hpc/parley/lang"
 )
 
@@ -355,7 +357,7 @@ func (x *exporter) perTask(st lang.Stmt, spec reads, sides ...*lang.TaskDesc) la
 	looped := false
 	for i, p := range sides {
 		if loop[i] {
-			conds[i] = x.member(*p, vars[i], nil, st)
+			conds[i] = x.member(*p, vars[i], nil, st, vars...)
 			*p = &lang.TaskExpr{Span: (*p).NodeSpan(), X: ident(vars[i])}
 			looped = true
 		}
@@ -415,8 +417,11 @@ func countTrue(bs []bool) int {
 // member returns the condition that task v (a variable) is one of d's,
 // with d's own variable renamed v; nil means every task. ALL OTHER TASKS
 // is every task but other. The caller makes sure that v is d's variable
-// or a name d does not read.
-func (x *exporter) member(d lang.TaskDesc, v string, other lang.Expr, at lang.Node) lang.Rel {
+// or a name d does not read. A task group's definition is written out in
+// place, which is refused if a variable it reads is bound again since: by
+// the statements around, or by inner, the names the condition's own
+// statement and loops bind.
+func (x *exporter) member(d lang.TaskDesc, v string, other lang.Expr, at lang.Node, inner ...string) lang.Rel {
 	switch d := d.(type) {
 	case *lang.AllTasks:
 		return nil
@@ -436,13 +441,14 @@ func (x *exporter) member(d lang.TaskDesc, v string, other lang.Expr, at lang.No
 			}
 			r := reads{}
 			r.tasks(g.desc)
-			for _, b := range x.bound[g.depth:] {
+			for _, b := range append(slices.Clone(x.bound[g.depth:]), inner...) {
 				if r[b] {
 					x.refuse(at, "rename the variable "+b+" that hides the one the group's definition uses",
 						"task group %s uses the variable %s, which is bound again where the group is used", g.name, b)
+					return nil
 				}
 			}
-			return x.member(g.desc, v, other, at)
+			return x.member(g.desc, v, other, at, inner...)
 		}
 		// lang.Check refuses it.
 		x.refuse(at, "define it first: LET "+d.Name.Name+" BE <tasks> WHILE ...", "task group %s is not defined", d.Name.Name)

@@ -144,8 +144,8 @@ func (c copier) rng(r lang.Range) lang.Range {
 
 // rename copies e with the free variable from renamed to; the caller makes
 // sure that to is not a name e uses already.
-func rename[T any](copy func(copier, T) T, e T, from, to string) T {
-	return copy(copier{rename: map[string]string{from: to}}, e)
+func rename[T any](cp func(copier, T) T, e T, from, to string) T {
+	return cp(copier{rename: map[string]string{from: to}}, e)
 }
 
 // ---------------------------------------------------------------------------
