@@ -3,6 +3,7 @@ package ncptl_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -123,6 +124,26 @@ func predictOn(t *testing.T, prog *lang.Program, run exampleRun, plat *netmodel.
 	return predictTo(t, prog, run, plat, io.Discard)
 }
 
+// predictLogs runs prog on Parley's interpreter on the default platform
+// and writes its logs into dir as prog-RANK.log.
+func predictLogs(t *testing.T, prog *lang.Program, run exampleRun, dir string) (*interp.Result, string) {
+	t.Helper()
+	p, err := ir.Build(prog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	sim, err := interp.New(p, interp.Options{NumTasks: run.tasks, Args: run.args, Platform: platform(t), Seed: 1, Output: &out, Logs: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := sim.Run()
+	if err := sim.WriteLogs(dir, "prog"); err != nil {
+		t.Fatal(err)
+	}
+	return res, out.String()
+}
+
 func predictTo(t *testing.T, prog *lang.Program, run exampleRun, plat *netmodel.Platform, out io.Writer) *interp.Result {
 	t.Helper()
 	p, err := ir.Build(prog)
@@ -196,10 +217,12 @@ func lines(s string) []string {
 // a LOGS statement appended to the exported text here (the product never
 // adds it): msgs_sent, bytes_sent, msgs_received and bytes_received, as
 // each task last saw them, which is what interp.TaskStats.Counters holds.
-// The OUTPUTS lines must agree too. Programs that draw random numbers
-// compare the counters summed over the tasks, since the two draw
-// differently (and print different draws); deadlock-ring, which deadlocks
-// by design, is compiled and not run.
+// The OUTPUTS lines must agree too, and so must the logs' shape: per
+// task, table and column, the heading, the aggregate and the number of
+// rows, which follow the program's loops and warmups. Programs that draw
+// random numbers compare only the counters summed over the tasks, since
+// the two draw differently (and print and log different draws);
+// deadlock-ring, which deadlocks by design, is compiled and not run.
 func TestExportedExamplesOnRealCoNCePTuaL(t *testing.T) {
 	compiler := realCompiler(t)
 	mpirun := mpiRun(t)
@@ -214,7 +237,8 @@ func TestExportedExamplesOnRealCoNCePTuaL(t *testing.T) {
 			text = append(text, countersLog...)
 			dir := t.TempDir()
 			exe := compileReal(t, compiler, dir, "prog", text, true)
-			want, wantOut := predict(t, orig, pr.run)
+			wantLogs := filepath.Join(dir, "predicted")
+			want, wantOut := predictLogs(t, orig, pr.run, wantLogs)
 			if want.Status == interp.Deadlocked {
 				t.Logf("%s: exported and compiled by coNCePTuaL; not run: it deadlocks by design", pr.name)
 				return
@@ -228,14 +252,22 @@ func TestExportedExamplesOnRealCoNCePTuaL(t *testing.T) {
 			if err != nil {
 				t.Fatalf("mpirun: %v\n%s", err, out)
 			}
+			random := bytes.Contains(bytes.ToUpper(pr.src), []byte("RANDOM"))
 			var wantRows, gotRows [][4]int64
 			for r := range pr.run.tasks {
 				c := want.Tasks[r].Counters
 				wantRows = append(wantRows, [4]int64{c.MsgsSent, c.BytesSent, c.MsgsReceived, c.BytesReceived})
-				gotRows = append(gotRows, lastRow(t, filepath.Join(logs, fmt.Sprintf("prog-%d.log", r))))
+				real := readLog(t, filepath.Join(logs, fmt.Sprintf("prog-%d.log", r)))
+				gotRows = append(gotRows, lastRow(t, real))
+				// The program's own tables, without the counters' one.
+				real.Tables = real.Tables[:len(real.Tables)-1]
+				pred := readLog(t, filepath.Join(wantLogs, fmt.Sprintf("prog-%d.log", r)))
+				if a, b := logRows(pred), logRows(real); !random && !slices.Equal(a, b) {
+					t.Errorf("task %d: LOG rows per table and column: Parley %v, coNCePTuaL %v", r, a, b)
+				}
 			}
 			how := "per task"
-			if random := bytes.Contains(bytes.ToUpper(pr.src), []byte("RANDOM")); random {
+			if random {
 				wantRows, gotRows, how = [][4]int64{sum(wantRows)}, [][4]int64{sum(gotRows)}, "summed over the tasks"
 			} else if !slices.Equal(lines(wantOut), lines(out)) {
 				t.Errorf("OUTPUTS differ:\nParley:\n%s\ncoNCePTuaL:\n%s", wantOut, out)
@@ -255,11 +287,13 @@ ALL TASKS LOG msgs_sent AS "msgs_sent" AND bytes_sent AS "bytes_sent" AND
     msgs_received AS "msgs_received" AND bytes_received AS "bytes_received".
 `
 
-// lastRow returns the row of the last table of a coNCePTuaL log file, the
-// counters' table: msgs_sent, bytes_sent, msgs_received, bytes_received.
-func lastRow(t *testing.T, path string) [4]int64 {
+// readLog reads a log file; a task that logs nothing may have none.
+func readLog(t *testing.T, path string) *logfile.File {
 	t.Helper()
 	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return &logfile.File{}
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -268,21 +302,41 @@ func lastRow(t *testing.T, path string) [4]int64 {
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
+	return lf
+}
+
+// lastRow returns the row of the last table of a coNCePTuaL log, the
+// counters' table: msgs_sent, bytes_sent, msgs_received, bytes_received.
+func lastRow(t *testing.T, lf *logfile.File) [4]int64 {
+	t.Helper()
 	if len(lf.Tables) == 0 {
-		t.Fatalf("%s has no table", path)
+		t.Fatal("the log has no table")
 	}
 	cols := lf.Tables[len(lf.Tables)-1].Columns
 	var row [4]int64
 	for k, h := range []string{"msgs_sent", "bytes_sent", "msgs_received", "bytes_received"} {
 		i := slices.IndexFunc(cols, func(c logfile.Column) bool { return c.Heading == h })
 		if i < 0 || len(cols[i].Rows) != 1 {
-			t.Fatalf("%s: the last table has no single row of %s: %+v", path, h, cols)
+			t.Fatalf("the last table has no single row of %s: %+v", h, cols)
 		}
+		var err error
 		if row[k], err = strconv.ParseInt(cols[i].Rows[0], 10, 64); err != nil {
-			t.Fatalf("%s: %s: %v", path, h, err)
+			t.Fatalf("%s: %v", h, err)
 		}
 	}
 	return row
+}
+
+// logRows lists, per table and column, the heading, the aggregate and the
+// number of rows: what the program logs, whatever the times.
+func logRows(f *logfile.File) []string {
+	var out []string
+	for i, tab := range f.Tables {
+		for _, c := range tab.Columns {
+			out = append(out, fmt.Sprintf("table %d %q %s: %d rows", i, c.Heading, c.Label, len(c.Rows)))
+		}
+	}
+	return out
 }
 
 func sum(rows [][4]int64) [4]int64 {
