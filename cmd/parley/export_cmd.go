@@ -79,7 +79,7 @@ coNCePTuaL 1.5. Formats:
        program options (the exported program takes those when it runs).
          parley export --format ncptl ring.parley -o ring.ncptl
          ncptl --backend=c_mpi --output=ring ring.ncptl
-       -o - (the default) is standard output. See docs/backend.md.
+       -o - (the default) is standard output. See docs/export.md.
   tit  SimGrid time-independent traces (TIT), one file per rank
        DIR/BASE-R.tit and an index DIR/BASE.tit, BASE being PROG's name
        without its extension. Replay them with SimGrid's SMPI:

@@ -27,8 +27,8 @@ func (x *exporter) work(s *lang.Work) lang.Stmt {
 	c := x.c()
 	m := &x.plat.Machine
 	share := new(big.Rat).SetInt64(int64(m.TasksPerNode) * 1000000)
-	perFlop := x.perGroup(func(g *netmodel.NodeGroup) *big.Rat { return new(big.Rat).Quo(share, x.rat(g.FlopRate)) })
-	perByte := x.perGroup(func(g *netmodel.NodeGroup) *big.Rat { return new(big.Rat).Quo(share, x.rat(g.MemBandwidth)) })
+	perFlop := x.perGroup(func(g *netmodel.NodeGroup) *big.Rat { return new(big.Rat).Quo(share, exact(g.FlopRate)) })
+	perByte := x.perGroup(func(g *netmodel.NodeGroup) *big.Rat { return new(big.Rat).Quo(share, exact(g.MemBandwidth)) })
 	tasks := x.tasks(s.Tasks)
 	var node lang.Expr
 	if !perFlop.uniform() || s.Memory != nil && !perByte.uniform() {
@@ -52,7 +52,7 @@ func (x *exporter) delay(s *lang.Delay) lang.Stmt {
 		return n
 	}
 	unit := new(big.Rat).SetInt64(s.Unit.Micros())
-	perUnit := x.perGroup(func(g *netmodel.NodeGroup) *big.Rat { return new(big.Rat).Quo(unit, x.rat(g.Speed)) })
+	perUnit := x.perGroup(func(g *netmodel.NodeGroup) *big.Rat { return new(big.Rat).Quo(unit, exact(g.Speed)) })
 	var node lang.Expr
 	if !perUnit.uniform() {
 		var task lang.Expr
@@ -74,9 +74,9 @@ func (x *exporter) scaledSpeed() bool {
 	return false
 }
 
-// rat is a platform quantity as an exact fraction: the shortest decimal
+// exact is a platform quantity as an exact fraction: the shortest decimal
 // that reads back as it (2e12, not the binary fraction nearest 0.1).
-func (x *exporter) rat(v float64) *big.Rat {
+func exact(v float64) *big.Rat {
 	r, ok := new(big.Rat).SetString(strconv.FormatFloat(v, 'g', -1, 64))
 	if !ok || r.Sign() <= 0 {
 		// Machine.Validate has made every rate positive and finite.
