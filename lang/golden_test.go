@@ -210,6 +210,37 @@ FOR 2 REPETITIONS {  # on the brace line
 	}
 }
 
+// TestFormatStrict: the strict spelling writes the byte units in the
+// singular and parenthesizes what follows a minus sign when it begins with a
+// keyword, and nothing else changes.
+func TestFormatStrict(t *testing.T) {
+	for _, tt := range []struct{ in, canonical, strict string }{
+		{"task 0 outputs 3 - abs(x) - not y - my task - z",
+			"TASK 0 OUTPUTS 3 - ABS(x) - NOT y - MY TASK - z.",
+			"TASK 0 OUTPUTS 3 - (ABS(x)) - (NOT y) - (MY TASK) - z."},
+		{"task 0 outputs -abs(x) * 2 and x - real(y) * 2 and -x - -(mesh_distance((2), 0, 1)) and x - abs_val",
+			"TASK 0 OUTPUTS -ABS(x) * 2 AND x - REAL(y) * 2 AND -x - -MESH_DISTANCE((2), 0, 1) AND x - abs_val.",
+			"TASK 0 OUTPUTS -(ABS(x)) * 2 AND x - (REAL(y) * 2) AND -x - -(MESH_DISTANCE((2), 0, 1)) AND x - abs_val."},
+		{"task 0 sends a 8 byte message from 2 kilobytes into buffer 1 to task 1",
+			"TASK 0 SENDS AN 8 BYTE MESSAGE FROM 2 KILOBYTES INTO BUFFER 1 TO TASK 1.",
+			"TASK 0 SENDS AN 8 BYTE MESSAGE FROM 2 KILOBYTE INTO BUFFER 1 TO TASK 1."},
+		{"task 0 receives a 8 byte message into 3 megabytes into buffer 1 from task 1",
+			"TASK 0 RECEIVES AN 8 BYTE MESSAGE INTO 3 MEGABYTES INTO BUFFER 1 FROM TASK 1.",
+			"TASK 0 RECEIVES AN 8 BYTE MESSAGE INTO 3 MEGABYTE INTO BUFFER 1 FROM TASK 1."},
+	} {
+		p, diags := parser.Parse("strict", []byte(tt.in))
+		if diags.HasErrors() {
+			t.Fatal(diags)
+		}
+		if got := strings.TrimSuffix(string(lang.Format(p)), "\n"); got != tt.canonical {
+			t.Errorf("Format(%q):\n got: %s\nwant: %s", tt.in, got, tt.canonical)
+		}
+		if got := strings.TrimSuffix(string(lang.FormatStrict(p)), "\n"); got != tt.strict {
+			t.Errorf("FormatStrict(%q):\n got: %s\nwant: %s", tt.in, got, tt.strict)
+		}
+	}
+}
+
 // TestDanglingOtherwise: an OTHERWISE belongs to the nearest IF, so a tree
 // whose outer IF has the OTHERWISE is printed with braces.
 func TestDanglingOtherwise(t *testing.T) {

@@ -12,23 +12,35 @@ import (
 // its own line stays before the statement that follows it, and a comment at
 // the end of a line stays at the end of that line. Parsing the output gives
 // back the same tree.
-func Format(p *Program) []byte {
-	pr := &printer{comments: p.Comments}
+func Format(p *Program) []byte { return format(p, spelling{}) }
+
+// FormatStrict prints a program as Format does, but spelled so that the
+// compiler of coNCePTuaL 1.5 reads it as Parley does: the plural units
+// KILOBYTES, MEGABYTES and GIGABYTES are written in the singular, and an
+// operand that begins with a keyword (a function name, NOT, MY TASK) after
+// a minus sign is parenthesized, because coNCePTuaL's lexer takes a '-'
+// before a keyword for white space (x - ABS(y) would read as x ABS(y)).
+// It does not lower Parley's extensions: a tree that uses them is printed
+// with them (package codegen/ncptl lowers them first).
+func FormatStrict(p *Program) []byte { return format(p, spelling{strict: true}) }
+
+func format(p *Program, sp spelling) []byte {
+	pr := &printer{spelling: sp, comments: p.Comments}
 	pr.program(p)
 	return []byte(pr.b.String())
 }
 
 // FormatExpr prints an expression in canonical form.
-func FormatExpr(e Expr) string { return exprString(e, precCond) }
+func FormatExpr(e Expr) string { return spelling{}.exprString(e, precCond) }
 
 // FormatRel prints a relational expression in canonical form.
-func FormatRel(r Rel) string { return relString(r, precOr) }
+func FormatRel(r Rel) string { return spelling{}.relString(r, precOr) }
 
 // FormatRange prints a range in canonical form.
-func FormatRange(r Range) string { return rangeString(r) }
+func FormatRange(r Range) string { return spelling{}.rangeString(r) }
 
 // FormatTasks prints a task description in canonical form.
-func FormatTasks(t TaskDesc) string { return taskString(t) }
+func FormatTasks(t TaskDesc) string { return spelling{}.taskString(t) }
 
 // FormatStmt prints one statement (and what it contains) in canonical form.
 func FormatStmt(s Stmt) string {
@@ -37,7 +49,14 @@ func FormatStmt(s Stmt) string {
 	return pr.b.String()
 }
 
+// spelling chooses between the canonical spellings and those that
+// coNCePTuaL 1.5's own compiler reads (strict).
+type spelling struct {
+	strict bool
+}
+
 type printer struct {
+	spelling
 	b         strings.Builder
 	indent    int
 	lineStart bool // nothing written on the current line yet
@@ -138,9 +157,9 @@ func (p *printer) header(h Header) {
 	case *ParamDecl:
 		s := h.Name.Name + " IS " + quote(h.Help.Value, false) + " AND COMES FROM " +
 			quote(h.Long.Value, false) + " OR " + quote(h.Short.Value, false) +
-			" WITH DEFAULT " + exprString(h.Default, precCond)
+			" WITH DEFAULT " + p.exprString(h.Default, precCond)
 		if len(h.Sweep) > 0 {
-			s += " AND RANGES OVER " + rangesString(h.Sweep)
+			s += " AND RANGES OVER " + p.rangesString(h.Sweep)
 		}
 		p.write(s)
 	}
@@ -206,29 +225,29 @@ func (p *printer) stmt(s Stmt) {
 	case *Block:
 		p.block(s)
 	case *ForCount:
-		h := "FOR " + exprString(s.Count, precCond) + " " + plural(s.Count, "REPETITION", "REPETITIONS")
+		h := "FOR " + p.exprString(s.Count, precCond) + " " + plural(s.Count, "REPETITION", "REPETITIONS")
 		if s.Warmup != nil {
-			h += " PLUS " + exprString(s.Warmup, precCond) + " WARMUP " + plural(s.Warmup, "REPETITION", "REPETITIONS")
+			h += " PLUS " + p.exprString(s.Warmup, precCond) + " WARMUP " + plural(s.Warmup, "REPETITION", "REPETITIONS")
 			if s.Sync {
 				h += " AND A SYNCHRONIZATION"
 			}
 		}
 		p.compound(h, s.Span, s.Body)
 	case *ForTime:
-		h := "FOR " + exprString(s.Amount, precCond) + " " + timeUnit(s.Unit, s.Amount)
+		h := "FOR " + p.exprString(s.Amount, precCond) + " " + timeUnit(s.Unit, s.Amount)
 		if s.Warmup != nil {
-			h += " PLUS " + exprString(s.Warmup, precCond) + " WARMUP " + timeUnit(s.WarmupUnit, s.Warmup)
+			h += " PLUS " + p.exprString(s.Warmup, precCond) + " WARMUP " + timeUnit(s.WarmupUnit, s.Warmup)
 			if s.Sync {
 				h += " AND A SYNCHRONIZATION"
 			}
 		}
 		p.compound(h, s.Span, s.Body)
 	case *ForEach:
-		p.compound("FOR EACH "+s.Var.Name+" IN "+rangesString(s.Ranges), s.Span, s.Body)
+		p.compound("FOR EACH "+s.Var.Name+" IN "+p.rangesString(s.Ranges), s.Span, s.Body)
 	case *Let:
 		parts := make([]string, len(s.Bindings))
 		for i, bd := range s.Bindings {
-			parts[i] = bindingString(bd)
+			parts[i] = p.bindingString(bd)
 		}
 		p.compound("LET "+strings.Join(parts, " AND ")+" WHILE", s.Span, s.Body)
 	case *If:
@@ -236,7 +255,7 @@ func (p *printer) stmt(s Stmt) {
 		if s.Else != nil && openIf(then) {
 			then = &Block{Span: then.NodeSpan(), Stmts: []Stmt{then}}
 		}
-		p.compound("IF "+relString(s.Cond, precOr)+" THEN", s.Span, then)
+		p.compound("IF "+p.relString(s.Cond, precOr)+" THEN", s.Span, then)
 		if s.Else != nil {
 			if _, ok := then.(*Block); ok {
 				p.write(" OTHERWISE")
@@ -263,7 +282,7 @@ const maxLine = 100
 // simple prints a simple statement, breaking a long list of LOGS columns
 // after each AND.
 func (p *printer) simple(s Stmt) {
-	line := simpleString(s)
+	line := p.simpleString(s)
 	if 2*p.indent+len(line) <= maxLine {
 		p.write(line)
 		return
@@ -272,10 +291,10 @@ func (p *printer) simple(s Stmt) {
 	var items []string
 	switch s := s.(type) {
 	case *Log:
-		subj, pl := subject(s.Tasks)
+		subj, pl := p.subject(s.Tasks)
 		head = subj + " " + verb(pl, "LOGS") + " "
 		for _, it := range s.Items {
-			items = append(items, aggregateString(it.Agg)+" AS "+itemString(it.Heading))
+			items = append(items, p.aggregateString(it.Agg)+" AS "+p.itemString(it.Heading))
 		}
 	}
 	if len(items) < 2 {
@@ -337,12 +356,12 @@ func lastStmtEnd(b *Block) Pos {
 
 // subject returns the printed task description and whether it takes a
 // plural verb.
-func subject(t TaskDesc) (string, bool) {
+func (p spelling) subject(t TaskDesc) (string, bool) {
 	switch t.(type) {
 	case *AllTasks, *TasksSuchThat, *TasksInRanges, *AllOtherTasks:
-		return taskString(t), true
+		return p.taskString(t), true
 	}
-	return taskString(t), false
+	return p.taskString(t), false
 }
 
 func verb(pluralSubject bool, singular string) string {
@@ -358,44 +377,44 @@ func verb(pluralSubject bool, singular string) string {
 	return strings.TrimSuffix(singular, "S")
 }
 
-func simpleString(s Stmt) string {
+func (p spelling) simpleString(s Stmt) string {
 	switch s := s.(type) {
 	case *Assert:
-		return "ASSERT THAT " + quote(s.Msg.Value, false) + " WITH " + relString(s.Cond, precOr)
+		return "ASSERT THAT " + quote(s.Msg.Value, false) + " WITH " + p.relString(s.Cond, precOr)
 	case *Send:
-		subj, pl := subject(s.Source)
-		out := subj + blockingWord(s.Blocking) + " " + verb(pl, "SENDS") + " " + msgSpecString(s.Msg, "FROM") + " TO "
+		subj, pl := p.subject(s.Source)
+		out := subj + blockingWord(s.Blocking) + " " + verb(pl, "SENDS") + " " + p.msgSpecString(s.Msg, "FROM") + " TO "
 		if s.Unsuspecting {
 			out += "UNSUSPECTING "
 		}
-		out += taskString(s.Target)
+		out += p.taskString(s.Target)
 		if s.Recv != nil {
 			pronoun := "THEM"
 			if single(s.Msg.Count) {
 				pronoun = "IT"
 			}
-			_, tpl := subject(s.Target)
-			out += " WHO " + verb(tpl, "RECEIVES") + " " + pronoun + recvSpecString(s.Recv, s.Msg.Count)
+			_, tpl := p.subject(s.Target)
+			out += " WHO " + verb(tpl, "RECEIVES") + " " + pronoun + p.recvSpecString(s.Recv, s.Msg.Count)
 		}
 		return out
 	case *Receive:
-		subj, pl := subject(s.Target)
-		return subj + blockingWord(s.Blocking) + " " + verb(pl, "RECEIVES") + " " + msgSpecString(s.Msg, "INTO") + " FROM " + taskString(s.Source)
+		subj, pl := p.subject(s.Target)
+		return subj + blockingWord(s.Blocking) + " " + verb(pl, "RECEIVES") + " " + p.msgSpecString(s.Msg, "INTO") + " FROM " + p.taskString(s.Source)
 	case *Multicast:
-		subj, pl := subject(s.Source)
-		return subj + blockingWord(s.Blocking) + " " + verb(pl, "MULTICASTS") + " " + msgSpecString(s.Msg, "FROM") + " TO " + taskString(s.Target)
+		subj, pl := p.subject(s.Source)
+		return subj + blockingWord(s.Blocking) + " " + verb(pl, "MULTICASTS") + " " + p.msgSpecString(s.Msg, "FROM") + " TO " + p.taskString(s.Target)
 	case *Reduce:
-		subj, pl := subject(s.Source)
-		out := subj + " " + verb(pl, "REDUCES") + " " + reduceSpecString(s.Msg, "FROM")
+		subj, pl := p.subject(s.Source)
+		out := subj + " " + verb(pl, "REDUCES") + " " + p.reduceSpecString(s.Msg, "FROM")
 		switch {
 		case s.Target != nil:
-			out += " TO " + taskString(s.Target)
+			out += " TO " + p.taskString(s.Target)
 			if s.Result != nil {
-				_, tpl := subject(s.Target)
-				out += " WHO " + verb(tpl, "RECEIVES") + " THE RESULT" + resultSpecString(s.Result)
+				_, tpl := p.subject(s.Target)
+				out += " WHO " + verb(tpl, "RECEIVES") + " THE RESULT" + p.resultSpecString(s.Result)
 			}
 		case s.Result != nil:
-			out += " TO " + reduceSpecString(s.Result, "INTO")
+			out += " TO " + p.reduceSpecString(s.Result, "INTO")
 		}
 		if s.Op != 0 {
 			out += " USING OPERATION " + [...]string{OpSum: "SUM", OpProduct: "PRODUCT", OpMinimum: "MINIMUM", OpMaximum: "MAXIMUM"}[s.Op]
@@ -405,57 +424,57 @@ func simpleString(s Stmt) string {
 		}
 		return out
 	case *Synchronize:
-		subj, pl := subject(s.Tasks)
+		subj, pl := p.subject(s.Tasks)
 		return subj + " " + verb(pl, "SYNCHRONIZES")
 	case *Await:
-		subj, pl := subject(s.Tasks)
+		subj, pl := p.subject(s.Tasks)
 		return subj + " " + verb(pl, "AWAITS") + " COMPLETION"
 	case *Scatter:
-		subj, pl := subject(s.Source)
-		return subj + " " + verb(pl, "SCATTERS") + " " + msgSpecString(s.Msg, "FROM") + " TO " + taskString(s.Target)
+		subj, pl := p.subject(s.Source)
+		return subj + " " + verb(pl, "SCATTERS") + " " + p.msgSpecString(s.Msg, "FROM") + " TO " + p.taskString(s.Target)
 	case *Gather:
-		subj, pl := subject(s.Root)
-		return subj + " " + verb(pl, "GATHERS") + " " + msgSpecString(s.Msg, "INTO") + " FROM " + taskString(s.Source)
+		subj, pl := p.subject(s.Root)
+		return subj + " " + verb(pl, "GATHERS") + " " + p.msgSpecString(s.Msg, "INTO") + " FROM " + p.taskString(s.Source)
 	case *Exchange:
-		subj, pl := subject(s.Tasks)
-		return subj + " " + verb(pl, "EXCHANGES") + " " + msgSpecString(s.Msg, "FROM") + " WITH " + taskString(s.Peers)
+		subj, pl := p.subject(s.Tasks)
+		return subj + " " + verb(pl, "EXCHANGES") + " " + p.msgSpecString(s.Msg, "FROM") + " WITH " + p.taskString(s.Peers)
 	case *Delay:
-		subj, pl := subject(s.Tasks)
+		subj, pl := p.subject(s.Tasks)
 		v := "COMPUTES"
 		if s.Sleep {
 			v = "SLEEPS"
 		}
-		return subj + " " + verb(pl, v) + " FOR " + exprString(s.Amount, precCond) + " " + timeUnit(s.Unit, s.Amount)
+		return subj + " " + verb(pl, v) + " FOR " + p.exprString(s.Amount, precCond) + " " + timeUnit(s.Unit, s.Amount)
 	case *Work:
-		subj, pl := subject(s.Tasks)
-		out := subj + " " + verb(pl, "COMPUTES") + " " + exprString(s.Flops, precCond) + " " + plural(s.Flops, "FLOP", "FLOPS")
+		subj, pl := p.subject(s.Tasks)
+		out := subj + " " + verb(pl, "COMPUTES") + " " + p.exprString(s.Flops, precCond) + " " + plural(s.Flops, "FLOP", "FLOPS")
 		if s.Memory != nil {
-			out += " AND " + quantityNoun(s.Memory) + " OF MEMORY TRAFFIC"
+			out += " AND " + p.quantityNoun(s.Memory) + " OF MEMORY TRAFFIC"
 		}
 		return out
 	case *Touch:
-		subj, pl := subject(s.Tasks)
+		subj, pl := p.subject(s.Tasks)
 		out := subj + " " + verb(pl, "TOUCHES") + " "
 		if s.Count != nil {
-			out += exprString(s.Count, precCond) + " " + unitNoun(s.CountType, s.Count) + " OF "
+			out += p.exprString(s.Count, precCond) + " " + unitNoun(s.CountType, s.Count) + " OF "
 		}
 		region := "MEMORY REGION"
 		if s.Region != nil {
-			region = sizeString(s.Region) + " " + region
+			region = p.sizeString(s.Region) + " " + region
 		}
 		out += article(region) + " " + region
 		if s.Repeat != nil {
-			out += " " + exprString(s.Repeat, precCond) + " " + plural(s.Repeat, "TIME", "TIMES")
+			out += " " + p.exprString(s.Repeat, precCond) + " " + plural(s.Repeat, "TIME", "TIMES")
 		}
 		switch s.Stride {
 		case StrideRandom:
 			out += " WITH RANDOM STRIDE"
 		case StrideExplicit:
-			out += " WITH STRIDE " + exprString(s.StrideX, precCond) + " " + unitNoun(s.StrideType, s.StrideX)
+			out += " WITH STRIDE " + p.exprString(s.StrideX, precCond) + " " + unitNoun(s.StrideType, s.StrideX)
 		}
 		return out
 	case *TouchBuffer:
-		subj, pl := subject(s.Tasks)
+		subj, pl := p.subject(s.Tasks)
 		out := subj + " " + verb(pl, "TOUCHES") + " "
 		switch s.Which {
 		case AllBuffers:
@@ -463,19 +482,19 @@ func simpleString(s Stmt) string {
 		case CurrentBuffer:
 			return out + "THE CURRENT MESSAGE BUFFER"
 		}
-		return out + "MESSAGE BUFFER " + exprString(s.Number, precCond)
+		return out + "MESSAGE BUFFER " + p.exprString(s.Number, precCond)
 	case *Log:
-		subj, pl := subject(s.Tasks)
+		subj, pl := p.subject(s.Tasks)
 		parts := make([]string, len(s.Items))
 		for i, it := range s.Items {
-			parts[i] = aggregateString(it.Agg) + " AS " + itemString(it.Heading)
+			parts[i] = p.aggregateString(it.Agg) + " AS " + p.itemString(it.Heading)
 		}
 		return subj + " " + verb(pl, "LOGS") + " " + strings.Join(parts, " AND ")
 	case *ComputeAggregates:
-		subj, pl := subject(s.Tasks)
+		subj, pl := p.subject(s.Tasks)
 		return subj + " " + verb(pl, "COMPUTES") + " AGGREGATES"
 	case *Counters:
-		subj, pl := subject(s.Tasks)
+		subj, pl := p.subject(s.Tasks)
 		v := [...]string{ResetCounters: "RESETS", StoreCounters: "STORES", RestoreCounters: "RESTORES"}[s.Op]
 		pron := "ITS"
 		if pl {
@@ -483,18 +502,18 @@ func simpleString(s Stmt) string {
 		}
 		return subj + " " + verb(pl, v) + " " + pron + " COUNTERS"
 	case *Output:
-		subj, pl := subject(s.Tasks)
-		return subj + " " + verb(pl, "OUTPUTS") + " " + itemsString(s.Items)
+		subj, pl := p.subject(s.Tasks)
+		return subj + " " + verb(pl, "OUTPUTS") + " " + p.itemsString(s.Items)
 	case *BackendExec:
-		subj, pl := subject(s.Tasks)
-		return subj + " BACKEND " + verb(pl, "EXECUTES") + " " + itemsString(s.Items)
+		subj, pl := p.subject(s.Tasks)
+		return subj + " BACKEND " + verb(pl, "EXECUTES") + " " + p.itemsString(s.Items)
 	case *Assign:
-		subj, pl := subject(s.Tasks)
+		subj, pl := p.subject(s.Tasks)
 		out := subj + " " + verb(pl, "IS") + " ASSIGNED TO "
 		if s.Processor == nil {
 			return out + "A RANDOM PROCESSOR"
 		}
-		return out + "PROCESSOR " + exprString(s.Processor, precCond)
+		return out + "PROCESSOR " + p.exprString(s.Processor, precCond)
 	}
 	return ""
 }
@@ -509,18 +528,18 @@ func blockingWord(b Blocking) string {
 	return ""
 }
 
-func itemsString(items []*Item) string {
+func (p spelling) itemsString(items []*Item) string {
 	parts := make([]string, len(items))
 	for i, it := range items {
-		parts[i] = itemString(it)
+		parts[i] = p.itemString(it)
 	}
 	return strings.Join(parts, " AND ")
 }
 
-func itemString(it *Item) string {
+func (p spelling) itemString(it *Item) string {
 	switch {
 	case it.X != nil:
-		return exprString(it.X, precCond)
+		return p.exprString(it.X, precCond)
 	case it.ValueOf:
 		return "THE VALUE OF " + quote(it.Str.Value, false)
 	}
@@ -534,48 +553,48 @@ var aggFuncNames = [...]string{
 	Minimum: "MINIMUM", Maximum: "MAXIMUM", Final: "FINAL",
 }
 
-func aggregateString(a *Aggregate) string {
+func (p spelling) aggregateString(a *Aggregate) string {
 	switch a.Kind {
 	case AggOnly:
-		return "THE " + exprString(a.X, precCond)
+		return "THE " + p.exprString(a.X, precCond)
 	case AggHistogram:
-		return "A HISTOGRAM OF " + exprString(a.X, precCond)
+		return "A HISTOGRAM OF " + p.exprString(a.X, precCond)
 	case AggFuncs:
 		parts := make([]string, len(a.Funcs))
 		for i, f := range a.Funcs {
 			if f.Kind == Percentile {
-				parts[i] = "THE " + exprString(f.Percentile, precCond) + " PERCENTILE"
+				parts[i] = "THE " + p.exprString(f.Percentile, precCond) + " PERCENTILE"
 			} else {
 				parts[i] = "THE " + aggFuncNames[f.Kind]
 			}
 		}
-		return strings.Join(parts, " AND ") + " OF " + exprString(a.X, precCond)
+		return strings.Join(parts, " AND ") + " OF " + p.exprString(a.X, precCond)
 	}
-	return exprString(a.X, precCond)
+	return p.exprString(a.X, precCond)
 }
 
-func bindingString(b *LetBinding) string {
+func (p spelling) bindingString(b *LetBinding) string {
 	out := b.Name.Name + " BE "
 	switch {
 	case b.Value != nil:
-		return out + exprString(b.Value, precCond)
+		return out + p.exprString(b.Value, precCond)
 	case b.Group != nil:
-		return out + taskString(b.Group)
+		return out + p.taskString(b.Group)
 	}
 	r := b.Random
 	out += "A RANDOM TASK"
 	switch r.Kind {
 	case RandomOtherThan:
-		out += " OTHER THAN " + exprString(r.X, precCond)
+		out += " OTHER THAN " + p.exprString(r.X, precCond)
 	case RandomLessThan:
-		out += " LESS THAN " + exprString(r.X, precCond)
+		out += " LESS THAN " + p.exprString(r.X, precCond)
 	case RandomGreaterThan:
-		out += " GREATER THAN " + exprString(r.X, precCond)
+		out += " GREATER THAN " + p.exprString(r.X, precCond)
 	case RandomIn:
-		out += " IN [" + exprString(r.X, precCond) + ", " + exprString(r.Y, precCond) + "]"
+		out += " IN [" + p.exprString(r.X, precCond) + ", " + p.exprString(r.Y, precCond) + "]"
 	}
 	if r.ButNot != nil {
-		out += " BUT NOT " + exprString(r.ButNot, precCond)
+		out += " BUT NOT " + p.exprString(r.ButNot, precCond)
 	}
 	return out
 }
@@ -583,7 +602,7 @@ func bindingString(b *LetBinding) string {
 // ---------------------------------------------------------------------------
 // Task descriptions and message specifications
 
-func taskString(t TaskDesc) string {
+func (p spelling) taskString(t TaskDesc) string {
 	switch t := t.(type) {
 	case *AllTasks:
 		if t.Var != nil {
@@ -593,13 +612,13 @@ func taskString(t TaskDesc) string {
 	case *AllOtherTasks:
 		return "ALL OTHER TASKS"
 	case *TaskExpr:
-		return "TASK " + exprString(t.X, precCond)
+		return "TASK " + p.exprString(t.X, precCond)
 	case *TasksSuchThat:
-		return "TASKS " + t.Var.Name + " SUCH THAT " + relString(t.Cond, precOr)
+		return "TASKS " + t.Var.Name + " SUCH THAT " + p.relString(t.Cond, precOr)
 	case *TaskGroup:
 		return "TASK GROUP " + t.Name.Name
 	case *TasksInRanges:
-		return "TASKS " + rangesString(t.Ranges)
+		return "TASKS " + p.rangesString(t.Ranges)
 	}
 	return ""
 }
@@ -644,19 +663,24 @@ func timeUnit(u TimeUnit, amount Expr) string {
 }
 
 // sizeString prints a size in adjective form: "64 BYTE", "DOUBLEWORD SIZED".
-func sizeString(q *Quantity) string {
+func (p spelling) sizeString(q *Quantity) string {
 	if q.Amount == nil {
 		return unitAdjectives[q.Unit] + " SIZED"
 	}
-	return exprString(q.Amount, precCond) + " " + unitAdjectives[q.Unit]
+	return p.exprString(q.Amount, precCond) + " " + unitAdjectives[q.Unit]
 }
 
 // quantityNoun prints a quantity as a noun: "8 BYTES", "1 GIGABYTE".
-func quantityNoun(q *Quantity) string {
-	return exprString(q.Amount, precCond) + " " + unitNoun(q.Unit, q.Amount)
+func (p spelling) quantityNoun(q *Quantity) string {
+	noun := unitNoun(q.Unit, q.Amount)
+	if p.strict && (q.Unit == Kilobytes || q.Unit == Megabytes || q.Unit == Gigabytes) {
+		// coNCePTuaL has no plural of these three units.
+		noun = unitAdjectives[q.Unit]
+	}
+	return p.exprString(q.Amount, precCond) + " " + noun
 }
 
-func alignString(a *Alignment) string {
+func (p spelling) alignString(a *Alignment) string {
 	if a.Kind == Unaligned {
 		return "UNALIGNED"
 	}
@@ -667,7 +691,7 @@ func alignString(a *Alignment) string {
 	if a.Q.Amount == nil {
 		return unitAdjectives[a.Q.Unit] + kind
 	}
-	return exprString(a.Q.Amount, precCond) + " " + unitAdjectives[a.Q.Unit] + kind
+	return p.exprString(a.Q.Amount, precCond) + " " + unitAdjectives[a.Q.Unit] + kind
 }
 
 var touchingNames = [...]string{
@@ -679,8 +703,8 @@ var uniquenessNames = [...]string{Unique: "UNIQUE", Nonunique: "NONUNIQUE"}
 
 // juxtaposed prints an expression that directly follows another one, so it
 // must not begin with a sign that would join the two into a sum.
-func juxtaposed(e Expr) string {
-	s := exprString(e, precCond)
+func (p spelling) juxtaposed(e Expr) string {
+	s := p.exprString(e, precCond)
 	if strings.HasPrefix(s, "-") || strings.HasPrefix(s, "+") {
 		return "(" + s + ")"
 	}
@@ -689,7 +713,7 @@ func juxtaposed(e Expr) string {
 
 // countAndShape prints "count [UNIQUE] [size] [alignment]" with an
 // article for a count of one.
-func countPrefix(count Expr, words []string) string {
+func (p spelling) countPrefix(count Expr, words []string) string {
 	rest := strings.Join(words, " ")
 	if count == nil {
 		if rest == "" {
@@ -698,12 +722,12 @@ func countPrefix(count Expr, words []string) string {
 		return article(rest) + " " + rest
 	}
 	if rest == "" {
-		return exprString(count, precCond)
+		return p.exprString(count, precCond)
 	}
-	return exprString(count, precCond) + " " + rest
+	return p.exprString(count, precCond) + " " + rest
 }
 
-func msgSpecString(m *MsgSpec, bufPrep string) string {
+func (p spelling) msgSpecString(m *MsgSpec, bufPrep string) string {
 	var words []string
 	if m.Uniqueness != 0 {
 		words = append(words, uniquenessNames[m.Uniqueness])
@@ -715,10 +739,10 @@ func msgSpecString(m *MsgSpec, bufPrep string) string {
 			// A conditional size right after the article parses
 			// whole, but parentheses show where it ends:
 			// A (75 IF t = 0 OTHERWISE 80) BYTE MESSAGE.
-			return exprString(e, precAdd)
+			return p.exprString(e, precAdd)
 		}
 		first = false
-		return juxtaposed(e)
+		return p.juxtaposed(e)
 	}
 	if m.Size != nil {
 		if m.Size.Amount == nil {
@@ -735,15 +759,15 @@ func msgSpecString(m *MsgSpec, bufPrep string) string {
 			}
 			words = append(words, expr(m.Align.Q.Amount)+" "+unitAdjectives[m.Align.Q.Unit]+kind)
 		} else {
-			words = append(words, alignString(m.Align))
+			words = append(words, p.alignString(m.Align))
 		}
 	}
 	words = append(words, plural(m.Count, "MESSAGE", "MESSAGES"))
-	out := countPrefix(m.Count, words)
-	return out + tailString(m.Touch, m.Tag, m.Buffer, bufPrep)
+	out := p.countPrefix(m.Count, words)
+	return out + p.tailString(m.Touch, m.Tag, m.Buffer, bufPrep)
 }
 
-func tailString(touch Touching, tag *Tag, buf *Buffer, bufPrep string) string {
+func (p spelling) tailString(touch Touching, tag *Tag, buf *Buffer, bufPrep string) string {
 	var out string
 	if touch != 0 {
 		out += " " + touchingNames[touch]
@@ -752,24 +776,24 @@ func tailString(touch Touching, tag *Tag, buf *Buffer, bufPrep string) string {
 		if tag.Str != nil {
 			out += " USING TAG " + quote(tag.Str.Value, false)
 		} else {
-			out += " USING TAG " + exprString(tag.X, precCond)
+			out += " USING TAG " + p.exprString(tag.X, precCond)
 		}
 	}
 	if buf != nil {
 		out += " " + bufPrep + " "
 		if buf.Offset != nil {
-			out += quantityNoun(buf.Offset) + " INTO "
+			out += p.quantityNoun(buf.Offset) + " INTO "
 		}
 		if buf.Number == nil {
 			out += "THE DEFAULT BUFFER"
 		} else {
-			out += "BUFFER " + exprString(buf.Number, precCond)
+			out += "BUFFER " + p.exprString(buf.Number, precCond)
 		}
 	}
 	return out
 }
 
-func recvSpecString(r *RecvSpec, count Expr) string {
+func (p spelling) recvSpecString(r *RecvSpec, count Expr) string {
 	out := blockingWord(r.Blocking)
 	if r.As {
 		var words []string
@@ -777,7 +801,7 @@ func recvSpecString(r *RecvSpec, count Expr) string {
 			words = append(words, uniquenessNames[r.Uniqueness])
 		}
 		if r.Align != nil {
-			words = append(words, alignString(r.Align))
+			words = append(words, p.alignString(r.Align))
 		}
 		noun := plural(count, "MESSAGE", "MESSAGES")
 		words = append(words, noun)
@@ -787,10 +811,10 @@ func recvSpecString(r *RecvSpec, count Expr) string {
 			out += " AS " + strings.Join(words, " ")
 		}
 	}
-	return out + tailString(r.Touch, r.Tag, r.Buffer, "INTO")
+	return out + p.tailString(r.Touch, r.Tag, r.Buffer, "INTO")
 }
 
-func reduceSpecString(r *ReduceSpec, bufPrep string) string {
+func (p spelling) reduceSpecString(r *ReduceSpec, bufPrep string) string {
 	var words []string
 	if r.Uniqueness != 0 {
 		words = append(words, uniquenessNames[r.Uniqueness])
@@ -801,20 +825,20 @@ func reduceSpecString(r *ReduceSpec, bufPrep string) string {
 			if r.Align.Kind == Misaligned {
 				kind = " MISALIGNED"
 			}
-			words = append(words, juxtaposed(r.Align.Q.Amount)+" "+unitAdjectives[r.Align.Q.Unit]+kind)
+			words = append(words, p.juxtaposed(r.Align.Q.Amount)+" "+unitAdjectives[r.Align.Q.Unit]+kind)
 		} else {
-			words = append(words, alignString(r.Align))
+			words = append(words, p.alignString(r.Align))
 		}
 	}
 	words = append(words, unitNoun(r.Type, r.Count))
-	return countPrefix(r.Count, words) + tailString(r.Touch, r.Tag, r.Buffer, bufPrep)
+	return p.countPrefix(r.Count, words) + p.tailString(r.Touch, r.Tag, r.Buffer, bufPrep)
 }
 
-func resultSpecString(r *ReduceSpec) string {
+func (p spelling) resultSpecString(r *ReduceSpec) string {
 	if r.Typed {
-		return " AS " + reduceSpecString(r, "INTO")
+		return " AS " + p.reduceSpecString(r, "INTO")
 	}
-	return tailString(r.Touch, r.Tag, r.Buffer, "INTO")
+	return p.tailString(r.Touch, r.Tag, r.Buffer, "INTO")
 }
 
 // article chooses A or AN for the words that follow it.
@@ -849,37 +873,37 @@ func article(next string) string {
 // ---------------------------------------------------------------------------
 // Ranges, relations and expressions
 
-func rangesString(rs []Range) string {
+func (p spelling) rangesString(rs []Range) string {
 	parts := make([]string, len(rs))
 	for i, r := range rs {
-		parts[i] = rangeString(r)
+		parts[i] = p.rangeString(r)
 	}
 	return strings.Join(parts, ", ")
 }
 
-func rangeString(r Range) string {
+func (p spelling) rangeString(r Range) string {
 	switch r := r.(type) {
 	case *ListRange:
-		return "{" + exprsString(r.Items) + "}"
+		return "{" + p.exprsString(r.Items) + "}"
 	case *ProgRange:
-		return "{" + exprsString(r.Initial) + ", ..., " + exprString(r.Final, precCond) + "}"
+		return "{" + p.exprsString(r.Initial) + ", ..., " + p.exprString(r.Final, precCond) + "}"
 	case *CompRange:
-		out := "{" + exprString(r.Expr, precCond)
+		out := "{" + p.exprString(r.Expr, precCond)
 		for _, g := range r.Gens {
-			out += " FOR EACH " + g.Var.Name + " IN " + rangesString(g.Ranges)
+			out += " FOR EACH " + g.Var.Name + " IN " + p.rangesString(g.Ranges)
 		}
 		if r.Where != nil {
-			out += " WHERE " + relString(r.Where, precOr)
+			out += " WHERE " + p.relString(r.Where, precOr)
 		}
 		return out + "}"
 	}
 	return ""
 }
 
-func exprsString(es []Expr) string {
+func (p spelling) exprsString(es []Expr) string {
 	parts := make([]string, len(es))
 	for i, e := range es {
-		parts[i] = exprString(e, precCond)
+		parts[i] = p.exprString(e, precCond)
 	}
 	return strings.Join(parts, ", ")
 }
@@ -891,30 +915,30 @@ const (
 	precRelPrimary
 )
 
-func relString(r Rel, min int) string {
+func (p spelling) relString(r Rel, min int) string {
 	switch r := r.(type) {
 	case *Logic:
 		prec, op := precOr, ` \/ `
 		if r.Op == And {
 			prec, op = precAnd, ` /\ `
 		}
-		s := relString(r.X, prec) + op + relString(r.Y, prec+1)
+		s := p.relString(r.X, prec) + op + p.relString(r.Y, prec+1)
 		if prec < min {
 			return "(" + s + ")"
 		}
 		return s
 	case *Compare:
 		op := [...]string{Eq: "=", Lt: "<", Gt: ">", Le: "<=", Ge: ">=", Ne: "<>", Divides: "DIVIDES"}[r.Op]
-		return exprString(r.X, precCond) + " " + op + " " + exprString(r.Y, precCond)
+		return p.exprString(r.X, precCond) + " " + op + " " + p.exprString(r.Y, precCond)
 	case *Parity:
 		if r.Odd {
-			return exprString(r.X, precCond) + " IS ODD"
+			return p.exprString(r.X, precCond) + " IS ODD"
 		}
-		return exprString(r.X, precCond) + " IS EVEN"
+		return p.exprString(r.X, precCond) + " IS EVEN"
 	case *InInterval:
-		return exprString(r.X, precCond) + notIn(r.Not) + "[" + exprString(r.Lo, precCond) + ", " + exprString(r.Hi, precCond) + "]"
+		return p.exprString(r.X, precCond) + notIn(r.Not) + "[" + p.exprString(r.Lo, precCond) + ", " + p.exprString(r.Hi, precCond) + "]"
 	case *InRanges:
-		return exprString(r.X, precCond) + notIn(r.Not) + rangesString(r.Ranges)
+		return p.exprString(r.X, precCond) + notIn(r.Not) + p.rangesString(r.Ranges)
 	}
 	return ""
 }
@@ -944,7 +968,7 @@ var binaryOps = [...]struct {
 	Shl: {"<<", precMul}, BitAnd: {"&", precMul}, Pow: {"**", precUnary},
 }
 
-func exprString(e Expr, min int) string {
+func (p spelling) exprString(e Expr, min int) string {
 	var s string
 	prec := precPrimary
 	switch e := e.(type) {
@@ -960,34 +984,42 @@ func exprString(e Expr, min int) string {
 	case *Unary:
 		prec = precUnary
 		op := [...]string{Neg: "-", Plus: "+", BitNot: "NOT "}[e.Op]
-		s = op + exprString(e.X, precUnary)
+		x := p.exprString(e.X, precUnary)
+		if e.Op == Neg {
+			x = p.afterMinus(x)
+		}
+		s = op + x
 	case *Binary:
 		op := binaryOps[e.Op]
 		prec = op.prec
 		if e.Op == Pow {
 			// primary ** unary: the base must be a primary expression.
-			s = exprString(e.X, precPrimary) + " ** " + exprString(e.Y, precUnary)
+			s = p.exprString(e.X, precPrimary) + " ** " + p.exprString(e.Y, precUnary)
 		} else {
-			s = exprString(e.X, op.prec) + " " + op.text + " " + exprString(e.Y, op.prec+1)
+			y := p.exprString(e.Y, op.prec+1)
+			if e.Op == Sub {
+				y = p.afterMinus(y)
+			}
+			s = p.exprString(e.X, op.prec) + " " + op.text + " " + y
 		}
 	case *CondExpr:
 		prec = precCond
-		s = exprString(e.Then, precAdd) + " IF " + relString(e.Cond, precOr) + " OTHERWISE " + exprString(e.Else, precCond)
+		s = p.exprString(e.Then, precAdd) + " IF " + p.relString(e.Cond, precOr) + " OTHERWISE " + p.exprString(e.Else, precCond)
 	case *Call:
-		return string(e.Func) + "(" + exprsString(e.Args) + ")"
+		return string(e.Func) + "(" + p.exprsString(e.Args) + ")"
 	case *MeshCall:
 		dims := make([]string, len(e.Dims))
 		for i, d := range e.Dims {
-			dims[i] = exprString(d.Size, precCond)
+			dims[i] = p.exprString(d.Size, precCond)
 			if d.Torus {
 				dims[i] += "*"
 			}
 		}
-		out := string(e.Func) + "((" + strings.Join(dims, ", ") + "), " + exprString(e.Task, precCond) + ", "
+		out := string(e.Func) + "((" + strings.Join(dims, ", ") + "), " + p.exprString(e.Task, precCond) + ", "
 		if e.Func == FuncMeshNeighbor {
-			return out + "(" + exprsString(e.Offsets) + "))"
+			return out + "(" + p.exprsString(e.Offsets) + "))"
 		}
-		return out + exprString(e.Arg, precCond) + ")"
+		return out + p.exprString(e.Arg, precCond) + ")"
 	case *FileData:
 		out := "FILE_DATA("
 		if e.Static {
@@ -995,9 +1027,9 @@ func exprString(e Expr, min int) string {
 		}
 		out += quote(e.File.Value, false)
 		if e.Column != nil {
-			out += ", " + exprString(e.Column, precCond)
+			out += ", " + p.exprString(e.Column, precCond)
 			if e.Row != nil {
-				out += ", " + exprString(e.Row, precCond)
+				out += ", " + p.exprString(e.Row, precCond)
 				if e.ColSeps != nil {
 					out += ", " + quote(e.ColSeps.Value, false)
 					if e.RowSeps != nil {
@@ -1012,6 +1044,26 @@ func exprString(e Expr, min int) string {
 		return "(" + s + ")"
 	}
 	return s
+}
+
+// afterMinus returns an operand printed after a minus sign. coNCePTuaL's
+// lexer takes a '-' before a keyword for white space, so in strict
+// spelling an operand that begins with one (ABS(x), NOT x, MY TASK) is
+// parenthesized.
+func (p spelling) afterMinus(s string) string {
+	if !p.strict {
+		return s
+	}
+	end := strings.IndexFunc(s, func(r rune) bool {
+		return !(r == '_' || r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
+	})
+	if end < 0 {
+		end = len(s)
+	}
+	if end == 0 || !IsKeyword(s[:end]) {
+		return s
+	}
+	return "(" + s + ")"
 }
 
 // quote writes a string literal. Newlines and tabs stay literal in

@@ -52,6 +52,15 @@ func roundTrip(t *testing.T, name string, p *lang.Program) {
 	if again := lang.Format(q); string(again) != string(text) {
 		t.Fatalf("%s: format is not a fixed point:\n%s\n--- then:\n%s", name, text, again)
 	}
+	// The strict spelling reads back as the same tree too.
+	strict := lang.FormatStrict(p)
+	q, diags = parser.Parse(name, strict)
+	if diags.HasErrors() {
+		t.Fatalf("%s: strictly printed program does not parse:\n%v\n--- printed:\n%s", name, diags, strict)
+	}
+	if diff := cmp.Diff(p, q, sameTree); diff != "" {
+		t.Fatalf("%s: parse(strict(t)) != t (-want +got):\n%s\n--- printed:\n%s", name, diff, strict)
+	}
 }
 
 // TestRoundTripRandomPrograms is the property test: for random syntax trees

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -10,24 +11,26 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/parley-hpc/parley/codegen/ncptl"
 	"github.com/parley-hpc/parley/codegen/tit"
 	"github.com/parley-hpc/parley/interp"
+	"github.com/parley-hpc/parley/lang"
 	"github.com/parley-hpc/parley/netmodel"
 )
 
 func init() {
 	register(&command{
 		name:     "export",
-		args:     "--format tit PROG [--tasks N] -o DIR [--platform P] [--seed S] [-- program options]",
-		summary:  "write a program's run as traces for other simulators (SimGrid)",
+		args:     "--format tit PROG [--tasks N] -o DIR [--platform P] [--seed S] [-- program options] | --format ncptl PROG [-o FILE.ncptl|-] [--platform P]",
+		summary:  "write a program's run as traces for other simulators (SimGrid), or the program as strict coNCePTuaL",
 		progArgs: true,
 		argExts:  programExts,
 		values:   map[string][]string{"format": exportFormatNames()},
 		details:  fmt.Sprintf(exportHelp, netmodel.DefaultPlatform),
 		flags: func(fs *pflag.FlagSet) any {
 			o := &exportOptions{}
-			fs.StringVar(&o.format, "format", "", "trace format: "+exportFormatList())
-			fs.StringVarP(&o.out, "output", "o", "", "directory to write the traces into (created if need be)")
+			fs.StringVar(&o.format, "format", "", "what to write: "+exportFormatList())
+			fs.StringVarP(&o.out, "output", "o", "", "tit: directory to write the traces into (created if need be); ncptl: the file to write (default: standard output)")
 			o.sim.register(fs)
 			return o
 		},
@@ -38,6 +41,7 @@ func init() {
 // exportFormats are the formats export writes, with what each is for.
 var exportFormats = []struct{ name, what string }{
 	{"tit", "SimGrid time-independent traces, for smpirun -replay"},
+	{"ncptl", "the program as strict coNCePTuaL 1.5, for coNCePTuaL's own compiler"},
 }
 
 // tit.Writer is what the interpreter reports to.
@@ -59,8 +63,23 @@ type exportOptions struct {
 }
 
 const exportHelp = `
-Runs PROG for N tasks as "parley run" does and writes what each task
-issues, in order, as traces another simulator can replay. Formats:
+With --format tit, runs PROG for N tasks as "parley run" does and writes
+what each task issues, in order, as traces another simulator can replay.
+With --format ncptl, writes PROG itself, without running it, as strict
+coNCePTuaL 1.5. Formats:
+  ncptl  PROG as text that coNCePTuaL's own compiler (lanl/coNCePTuaL
+       1.5.1b, c_mpi backend) accepts, Parley's extensions lowered and
+       each lowering named, with its lines, in a header comment: FLOPS
+       and MEMORY TRAFFIC become COMPUTES FOR at the rates of --platform,
+       Parley's collectives become MULTICAST and REDUCE, a message that
+       uses its statement's task variables becomes a loop over the tasks.
+       A construct with no coNCePTuaL form stops the export, with its
+       position and what to change, and nothing is written. The export
+       runs on any number of tasks: it takes no --tasks, --seed or
+       program options (the exported program takes those when it runs).
+         parley export --format ncptl ring.parley -o ring.ncptl
+         ncptl --backend=c_mpi --output=ring ring.ncptl
+       -o - (the default) is standard output. See docs/export.md.
   tit  SimGrid time-independent traces (TIT), one file per rank
        DIR/BASE-R.tit and an index DIR/BASE.tit, BASE being PROG's name
        without its extension. Replay them with SimGrid's SMPI:
@@ -119,6 +138,8 @@ func runExport(e *env, inv *invocation) int {
 		return usageErr("no program to export")
 	case len(inv.pos) > 1:
 		return usageErr("one program at a time (got %s)", strings.Join(inv.pos, ", "))
+	case o.format == "ncptl":
+		return runExportNcptl(e, inv, o)
 	case o.out == "":
 		return usageErr("-o DIR is required")
 	case o.out == "-":
@@ -200,4 +221,63 @@ func formatRate(r float64) string {
 		}
 	}
 	return fmt.Sprintf("%g", r)
+}
+
+// runExportNcptl writes the program as strict coNCePTuaL 1.5. It runs
+// nothing, so the options of a run do not apply.
+func runExportNcptl(e *env, inv *invocation, o *exportOptions) int {
+	for _, name := range []string{"tasks", "seed", "max-events"} {
+		if inv.changed(name) {
+			fmt.Fprintf(e.stderr, "parley export: --%s does not apply to --format ncptl: the export runs on any number of tasks, and runs nothing\n", name)
+			return 2
+		}
+	}
+	if len(inv.rest) > 0 {
+		fmt.Fprintf(e.stderr, "parley export: program options (%s) do not apply to --format ncptl: give them to the exported program when it runs\n", strings.Join(inv.rest, " "))
+		return 2
+	}
+	path, out := inv.pos[0], o.out
+	if out == "" {
+		out = "-"
+	}
+	if out != "-" {
+		switch {
+		case sameFile(path, out):
+			fmt.Fprintf(e.stderr, "parley export: -o %s would overwrite the program; name another file\n", out)
+			return 2
+		case strings.EqualFold(filepath.Ext(out), ".parley"):
+			fmt.Fprintf(e.stderr, "parley export: -o %s: the export is coNCePTuaL; name a .ncptl file\n", out)
+			return 2
+		}
+	}
+	plat, err := netmodel.Resolve(o.sim.platform)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "parley export: %v\n", err)
+		return 2
+	}
+	prog := load(e, path)
+	if prog == nil {
+		return 1
+	}
+	command := "parley export --format ncptl --platform " + plat.Name
+	text, err := ncptl.Export(prog, ncptl.Options{Platform: plat, Command: command})
+	if diags, ok := errors.AsType[lang.Diagnostics](err); ok {
+		for _, d := range diags {
+			fmt.Fprintln(e.stderr, d.Pretty(prog.Source))
+		}
+		fmt.Fprintf(e.stderr, "parley export: %s has %d construct(s) with no coNCePTuaL form; nothing written\n", displayName(path), len(diags))
+		return 1
+	}
+	if err == nil {
+		err = writeOutput(e, out, text)
+	}
+	if err != nil {
+		fmt.Fprintf(e.stderr, "parley export: %v\n", err)
+		return 1
+	}
+	if out != "-" {
+		base := strings.TrimSuffix(filepath.Base(out), filepath.Ext(out))
+		fmt.Fprintf(e.stderr, "parley export: wrote %s; compile it with coNCePTuaL: ncptl --backend=c_mpi --output=%s %s\n", out, base, out)
+	}
+	return 0
 }

@@ -352,8 +352,8 @@ func TestExportUsage(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"ring.parley", "-o", dir}, "--format is required (known formats: tit)"},
-		{[]string{"--format", "otf2", "ring.parley", "-o", dir}, `unknown format "otf2" (known formats: tit)`},
+		{[]string{"ring.parley", "-o", dir}, "--format is required (known formats: tit, ncptl)"},
+		{[]string{"--format", "otf2", "ring.parley", "-o", dir}, `unknown format "otf2" (known formats: tit, ncptl)`},
 		{[]string{"--format", "tit", "ring.parley"}, "-o DIR is required"},
 		{[]string{"--format", "tit", "-o", dir}, "no program"},
 		{[]string{"--format", "tit", "-o", dir, "ring.parley", "--tasks", "0"}, "at least 1"},
@@ -472,5 +472,87 @@ func TestExportSimGridReplay(t *testing.T) {
 				t.Errorf("SimGrid replays %s in %gs; parley predicts %gms", name, got, want)
 			}
 		})
+	}
+}
+
+// TestExportNcptl: the ncptl format writes the program, lowered, to
+// standard output or to -o FILE, without running it.
+func TestExportNcptl(t *testing.T) {
+	code, out, errOut := parley(t, "", "export", "--format", "ncptl", "compute-model.parley", "--platform", "laptop")
+	if code != 0 || errOut != "" {
+		t.Fatalf("%d %q", code, errOut)
+	}
+	for _, want := range []string{
+		"# compute-model.parley as strict coNCePTuaL 1.5, written by Parley's export",
+		"(parley export --format ncptl --platform laptop)",
+		"#   ncptl --backend=c_mpi --output=compute-model compute-model.ncptl",
+		"# - line 13: COMPUTES n FLOPS",
+		// 8 tasks share a laptop's 384 Gflop/s and 60 GB/s.
+		"ALL TASKS COMPUTE FOR MAX((intensity * n + 24000) / 48000, (16 * n + 3750) / 7500) MICROSECONDS THEN",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	dir := t.TempDir()
+	file := filepath.Join(dir, "ring.ncptl")
+	code, out, errOut = parley(t, "", "export", "--format=ncptl", "ring.parley", "-o", file)
+	if code != 0 || out != "" || !strings.Contains(errOut, "wrote "+file+"; compile it with coNCePTuaL: ncptl --backend=c_mpi --output=ring "+file) {
+		t.Fatalf("%d %q %q", code, out, errOut)
+	}
+	text, err := os.ReadFile(file)
+	if err != nil || !strings.Contains(string(text), "uses none of Parley's extensions") ||
+		!strings.Contains(string(text), "ALL TASKS t ASYNCHRONOUSLY SEND A msgsize BYTE MESSAGE TO TASK (t + 1) MOD num_tasks THEN") {
+		t.Errorf("%v\n%s", err, text)
+	}
+	code, out, _ = parley(t, "", "export", "--format", "ncptl", "ring.parley", "-o", "-")
+	if code != 0 || out != string(text) {
+		t.Errorf("-o -: %d\n%s", code, out)
+	}
+}
+
+// TestExportNcptlRefuses: a construct with no coNCePTuaL form stops the
+// export with its position, what to change and nothing written; options of
+// a run are bad usage.
+func TestExportNcptlRefuses(t *testing.T) {
+	dir := t.TempDir()
+	prog := filepath.Join(dir, "bad.parley")
+	src := "REQUIRE LANGUAGE VERSION \"1.5\".\nTASKS t SUCH THAT t < 2 REDUCE 4 DOUBLEWORDS AND SCATTER THE RESULT.\n"
+	if err := os.WriteFile(prog, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "bad.ncptl")
+	code, stdout, errOut := parley(t, "", "export", "--format", "ncptl", prog, "-o", out)
+	for _, want := range []string{
+		prog + ":2:1: error: no coNCePTuaL form: a reduce-scatter among some of the tasks",
+		"    TASKS t SUCH THAT t < 2 REDUCE 4 DOUBLEWORDS AND SCATTER THE RESULT.\n    ^~~~",
+		"hint: reduce-scatter among ALL TASKS",
+		"parley export: " + prog + " has 1 construct(s) with no coNCePTuaL form; nothing written",
+	} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errOut)
+		}
+	}
+	if code != 1 || stdout != "" {
+		t.Errorf("exit %d, stdout %q", code, stdout)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Error("a refused export wrote its file")
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"ring.parley", "--tasks", "4"}, "--tasks does not apply to --format ncptl"},
+		{[]string{"ring.parley", "--seed", "4"}, "--seed does not apply"},
+		{[]string{"ring.parley", "--", "--reps", "3"}, "program options (--reps 3) do not apply to --format ncptl"},
+		{[]string{"ring.parley", "--platform", "nowhere"}, "nowhere"},
+		{[]string{prog, "-o", prog}, "would overwrite the program"},
+		{[]string{"ring.parley", "-o", filepath.Join(dir, "x.parley")}, "name a .ncptl file"},
+	} {
+		code, _, errOut := parley(t, "", append([]string{"export", "--format", "ncptl"}, c.args...)...)
+		if code != 2 || !strings.Contains(errOut, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", c.args, code, errOut, c.want)
+		}
 	}
 }
