@@ -103,6 +103,9 @@ static struct {
   int *v2p, *p2v;         /* ARE ASSIGNED TO; NULL: task = processor */
   int mapping;            /* bumped at each reassignment */
   char *members[3];       /* scratch membership flags, one per task */
+  size_t nmembers;        /* their length: num_tasks, kept as a size_t so
+                           * that gcc cannot see a negative num_tasks reach
+                           * memset (-Wstringop-overflow) */
   pr_commentry *comms;
   int ncomms, capcomms;
   pr_table *tables;
@@ -389,7 +392,8 @@ PR_UNUSED static void pr_init(int *argc, char ***argv, const pr_program *prog)
   MPI_Bcast(pr.run_id, (int)sizeof pr.run_id, MPI_CHAR, 0, MPI_COMM_WORLD);
   pr_pcg_seed(&pr.rng, pr.seed, (uint64_t)my_task * UINT64_C(0x9e3779b97f4a7c15) + 1);
   pr_pcg_seed(&pr.sync_rng, pr.seed, 0x5eed);
-  for (i = 0; i < 3; i++) pr.members[i] = pr_alloc((size_t)num_tasks);
+  pr.nmembers = (size_t)num_tasks;
+  for (i = 0; i < 3; i++) pr.members[i] = pr_alloc(pr.nmembers);
   pr.current = -1;
   pr_calibrate();
   MPI_Barrier(MPI_COMM_WORLD);
@@ -518,14 +522,14 @@ PR_UNUSED static int pr_is_task(int64_t t) { return t >= 0 && t < num_tasks; }
 /* pr_members returns scratch membership flags number k (0 to 2), cleared. */
 PR_UNUSED static char *pr_members(int k)
 {
-  memset(pr.members[k], 0, (size_t)num_tasks);
+  memset(pr.members[k], 0, pr.nmembers);
   return pr.members[k];
 }
 
 /* pr_everyone returns scratch membership flags k with every task set. */
 PR_UNUSED static char *pr_everyone(int k)
 {
-  memset(pr.members[k], 1, (size_t)num_tasks);
+  memset(pr.members[k], 1, pr.nmembers);
   return pr.members[k];
 }
 
@@ -545,7 +549,7 @@ PR_UNUSED static MPI_Comm pr_comm(const char *members)
   if (n == num_tasks && pr.v2p == NULL) return MPI_COMM_WORLD;
   for (k = 0; k < pr.ncomms; k++) {
     pr_commentry *c = &pr.comms[k];
-    if (c->hash == h && c->mapping == pr.mapping && memcmp(c->members, members, (size_t)num_tasks) == 0)
+    if (c->hash == h && c->mapping == pr.mapping && memcmp(c->members, members, pr.nmembers) == 0)
       return c->comm;
   }
   pr_grow(pr.comms, pr.ncomms, pr.capcomms);
