@@ -177,6 +177,13 @@ func exprReads(e lang.Expr) reads {
 }
 
 // taskReads returns the variables a task description reads.
+// readsRanges is the variables ranges read.
+func readsRanges(rs []lang.Range) reads {
+	r := reads{}
+	r.ranges(rs)
+	return r
+}
+
 func taskReads(d lang.TaskDesc) reads {
 	r := reads{}
 	r.tasks(d)

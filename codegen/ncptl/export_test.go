@@ -171,6 +171,9 @@ var lowerings = []lowering{
 	{name: "sweep", src: "k IS \"k\" AND COMES FROM \"--k\" OR \"-k\" WITH DEFAULT 2 AND RANGES OVER {1, 2}.\nTASK 0 OUTPUTS k.",
 		want:  "k IS \"k\" AND COMES FROM \"--k\" OR \"-k\" WITH DEFAULT 2.\n\nTASK 0 OUTPUTS k.\n",
 		notes: []string{"line 1: AND RANGES OVER is dropped"}},
+	{name: "comprehension variable hiding one its range reads", src: "LET x BE 4 WHILE\n  IF x IS IN {x * x FOR EACH x IN {1, ..., x}} THEN\n    TASK 0 OUTPUTS \"x \" AND x.",
+		want:  "LET x BE 4 WHILE\n  IF x IS IN {x2 * x2 FOR EACH x2 IN {1, ..., x}} THEN\n    TASK 0 OUTPUTS \"x \" AND x.\n",
+		notes: []string{"line 2: A comprehension's variable that has the name of a variable its own ranges read"}},
 	{name: "seed without randomness", src: "s IS \"s\" AND COMES FROM \"--seed\" OR \"-s\" WITH DEFAULT 2.\nTASK 0 OUTPUTS s.",
 		want: "s IS \"s\" AND COMES FROM \"--seed\" OR \"-s\" WITH DEFAULT 2.\n\nTASK 0 OUTPUTS s.\n"},
 }
@@ -289,6 +292,8 @@ func TestRefusals(t *testing.T) {
 		{"a group's variable hidden by the statement", "n IS \"n\" AND COMES FROM \"--n\" OR \"-n\" WITH DEFAULT 2.\n" +
 			"LET g BE TASKS t SUCH THAT t < n WHILE\n  ALL TASKS n SEND A g BYTE MESSAGE TO TASK GROUP g.",
 			[]string{"p.parley:3:3: error: no coNCePTuaL form: task group g uses the variable n, which is bound again where the group is used"}},
+		{"reduce targets reading the sources' variable", "TASKS s SUCH THAT s IS EVEN REDUCE A DOUBLEWORD TO TASKS r SUCH THAT r = s + 1.",
+			[]string{"p.parley:1:52: error: no coNCePTuaL form: a REDUCE whose targets' SUCH THAT reads the sources' variable s", "hint: describe the targets without s"}},
 		{"sides that read each other", "TASKS r SUCH THAT r = s + 1 RECEIVE A r + s BYTE MESSAGE FROM TASKS s SUCH THAT s = r - 1.",
 			[]string{"p.parley:1:1: error: no coNCePTuaL form: each side's task description uses the other's variable"}},
 	} {

@@ -30,6 +30,7 @@ const (
 	lowMesh
 	lowRoot
 	lowSweep
+	lowCompVar
 	numLowerings
 )
 
@@ -91,6 +92,10 @@ var lowered = [numLowerings]string{
 		"negative becomes a choice between the two.",
 	lowSweep: "AND RANGES OVER is dropped from parameters: it lists the values of a parameter sweep, " +
 		"which the program itself never reads.",
+	lowCompVar: "A comprehension's variable that has the name of a variable its own ranges read " +
+		"(LET x BE 4 WHILE ... {x * x FOR EACH x IN {1, ..., x}}) is renamed: coNCePTuaL 1.5.1b's " +
+		"c_mpi backend writes C that reads the comprehension's variable, undeclared, where the " +
+		"range reads the outer one. The values are the same.",
 }
 
 // header writes the comment that opens the export: where it comes from,

@@ -291,6 +291,15 @@ func (x *exporter) reduce(s *lang.Reduce) lang.Stmt {
 		return x.reduceScatter(s, n)
 	}
 	if s.Target != nil {
+		if v := declaredVar(s.Source); v != "" {
+			if t, ok := s.Target.(*lang.TasksSuchThat); ok && t.Var.Name != v && taskReads(t)[v] {
+				// coNCePTuaL 1.5.1b's c_mpi backend writes C that reads the
+				// sources' variable, undeclared, where it finds the targets.
+				x.refuse(s.Target, "describe the targets without "+v+", e.g. TO TASKS "+t.Var.Name+
+					" SUCH THAT ... or TO TASK <expression of "+v+">",
+					"a REDUCE whose targets' SUCH THAT reads the sources' variable %s", v)
+			}
+		}
 		n.Target = x.tasks(s.Target)
 	}
 	return n

@@ -39,6 +39,18 @@ func (c copier) without(names ...string) copier {
 	return out
 }
 
+// renaming returns c with the variable from renamed to, hiding whatever
+// from was renamed to outside.
+func (c copier) renaming(from, to string) copier {
+	out := copier{rename: map[string]string{from: to}, x: c.x}
+	for k, v := range c.rename {
+		if k != from {
+			out.rename[k] = v
+		}
+	}
+	return out
+}
+
 func (c copier) expr(e lang.Expr) lang.Expr {
 	switch e := e.(type) {
 	case nil:
@@ -133,8 +145,19 @@ func (c copier) rng(r lang.Range) lang.Range {
 		n := &lang.CompRange{Span: r.Span}
 		inner := c
 		for _, g := range r.Gens {
-			n.Gens = append(n.Gens, &lang.Generator{Span: g.Span, Var: &lang.Ident{Span: g.Var.Span, Name: g.Var.Name}, Ranges: inner.ranges(g.Ranges)})
-			inner = inner.without(g.Var.Name)
+			name := g.Var.Name
+			ranges := inner.ranges(g.Ranges)
+			if c.x != nil && readsRanges(g.Ranges)[name] {
+				// An export: coNCePTuaL's C would read this variable where
+				// the ranges read the outer one (lowCompVar).
+				to := c.x.fresh(name)
+				c.x.note(lowCompVar, g)
+				inner = inner.renaming(name, to)
+				name = to
+			} else {
+				inner = inner.without(name)
+			}
+			n.Gens = append(n.Gens, &lang.Generator{Span: g.Span, Var: &lang.Ident{Span: g.Var.Span, Name: name}, Ranges: ranges})
 		}
 		n.Expr, n.Where = inner.expr(r.Expr), inner.rel(r.Where)
 		return n
