@@ -114,7 +114,9 @@ func Analyze(files []string, opts Options) (*Report, error) {
 		return nil, err
 	}
 	rep := &Report{Files: slices.Clone(files), Args: slices.Clone(opts.Args), Instructions: m.executed, ExitCode: m.exitCode}
-	g := buildGraph(m.sh)
+	m.sh.flush()
+	m.snapshotLive()
+	g := buildGraph(m.sh, m.conform)
 	rep.Values, rep.Vertices, rep.Edges = int64(len(m.sh.vals)-1), int64(g.n), int64(len(g.edges))
 	for _, k := range opts.Tasks {
 		r, err := g.estimate(m.sh, k)

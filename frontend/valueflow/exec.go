@@ -48,6 +48,8 @@ type machine struct {
 	drand    uint64 // drand48 state
 	exitCode int
 	guards   map[uint64]bool
+	// conform holds the arrays' slot vertices by size (conform.go).
+	conform map[int][][]uint32
 }
 
 // RunError is the analysed program failing: a crash, an operation or
@@ -89,6 +91,7 @@ func newMachine(p *program, opts *Options) (*machine, error) {
 		memGiven:  opts.MaxMemory,
 		stdout:    opts.Stdout,
 		guards:    map[uint64]bool{},
+		conform:   map[int][][]uint32{},
 	}
 	if m.limit <= 0 {
 		m.limit = DefaultMaxInstructions

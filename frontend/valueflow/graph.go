@@ -17,7 +17,10 @@ import (
 
 // graph is the compressed VCG with its singletons.
 type graph struct {
-	n         int
+	n int
+	// vmap maps the vertices the run created to the graph's, after
+	// conformable arrays are joined.
+	vmap      []uint32
 	weight    []int64 // per vertex: its values' operations
 	edges     []partition.Edge
 	singleton []bool
@@ -25,12 +28,13 @@ type graph struct {
 }
 
 // buildGraph forms the VCG from the chains and finds its singletons.
-func buildGraph(sh *shadow) *graph {
-	g := &graph{n: int(sh.vertices)}
+func buildGraph(sh *shadow, conform map[int][][]uint32) *graph {
+	g := &graph{}
+	g.vmap, g.n = conformMap(int(sh.vertices), conform)
 	g.weight = make([]int64, g.n)
 	for _, v := range sh.vals[1:] {
 		if v.vertex != noVertex {
-			g.weight[v.vertex] += int64(max(v.ops, 1))
+			g.weight[g.vmap[v.vertex]] += int64(max(v.ops, 1))
 		}
 	}
 	type keyed struct {
@@ -39,7 +43,7 @@ func buildGraph(sh *shadow) *graph {
 	}
 	pairs := make([]keyed, 0, len(sh.flows))
 	for _, f := range sh.flows {
-		a, b := sh.vals[f.dst].vertex, sh.vals[f.src].vertex
+		a, b := g.vertexOf(sh, f.dst), g.vertexOf(sh, f.src)
 		if a == b || a == noVertex || b == noVertex {
 			continue
 		}
@@ -65,6 +69,14 @@ func buildGraph(sh *shadow) *graph {
 	return g
 }
 
+// vertexOf is the graph vertex of value v, or noVertex.
+func (g *graph) vertexOf(sh *shadow, v uint32) uint32 {
+	if vx := sh.vals[v].vertex; vx != noVertex {
+		return g.vmap[vx]
+	}
+	return noVertex
+}
+
 // Singleton detection (Algorithm 3): a vertex whose degree is far above the
 // centroid of the degree distribution (the smaller of the mean and the
 // median degree), or that is adjacent to nearly every vertex, is a
@@ -86,24 +98,35 @@ func (g *graph) findSingletons() {
 		deg[e.U]++
 		deg[e.V]++
 	}
+	// The distribution is that of the vertices that exchange values at
+	// all: the isolated ones (index arrays, which only steer addresses)
+	// would pull the centroid to 0 and make every connected vertex a
+	// singleton.
+	var connected []int64
 	var sum int64
 	for _, d := range deg {
-		sum += d
+		if d > 0 {
+			connected = append(connected, d)
+			sum += d
+		}
 	}
-	sorted := slices.Clone(deg)
-	slices.Sort(sorted)
-	median := float64(sorted[g.n/2])
-	if g.n%2 == 0 {
-		median = float64(sorted[g.n/2-1]+sorted[g.n/2]) / 2
+	if len(connected) == 0 {
+		return
 	}
-	centroid := min(float64(sum)/float64(g.n), median)
+	slices.Sort(connected)
+	c := len(connected)
+	median := float64(connected[c/2])
+	if c%2 == 0 {
+		median = float64(connected[c/2-1]+connected[c/2]) / 2
+	}
+	centroid := min(float64(sum)/float64(c), median)
 	for v, d := range deg {
 		var distance, density float64
 		if float64(d) > centroid {
 			distance = 1 - centroid/float64(d)
 		}
-		if g.n >= minDensityVertices {
-			density = float64(d) / float64(g.n-1)
+		if c >= minDensityVertices {
+			density = float64(d) / float64(c-1)
 		}
 		if max(distance, density) >= singletonScore {
 			g.singleton[v] = true
@@ -155,6 +178,13 @@ type singletonUse struct {
 	manyFrom, manyTo bool
 }
 
+// usedEverywhere records a use by another singleton, which every task
+// computes with its own copy.
+func (s *singletonUse) usedEverywhere() {
+	s.manyTo = true
+	s.to = max(s.to, 0)
+}
+
 func (s *singletonUse) addFrom(t int32) {
 	if s.from < 0 {
 		s.from = t
@@ -184,7 +214,7 @@ func (g *graph) estimate(sh *shadow, k int) (Result, error) {
 	r := Result{Tasks: k, Singletons: g.nsingle, EdgeCut: cut,
 		MatrixBytes: square(k), PointToPoint: square(k), BroadcastBytes: make([]int64, k), Work: make([]int64, k)}
 	owner := func(v uint32) int32 {
-		if vx := sh.vals[v].vertex; vx != noVertex {
+		if vx := g.vertexOf(sh, v); vx != noVertex {
 			return part[vx]
 		}
 		return 0
@@ -212,6 +242,8 @@ func (g *graph) estimate(sh *shadow, k int) (Result, error) {
 		if pd < 0 {
 			if ps := owner(f.src); ps >= 0 {
 				useOf(f.dst).addFrom(ps)
+			} else {
+				useOf(f.src).usedEverywhere()
 			}
 			continue
 		}
@@ -235,13 +267,13 @@ func (g *graph) estimate(sh *shadow, k int) (Result, error) {
 	}
 	for id, val := range sh.vals[1:] {
 		v := uint32(id + 1)
-		if val.vertex == noVertex || part[val.vertex] >= 0 {
+		if vx := g.vertexOf(sh, v); vx == noVertex || part[vx] >= 0 {
 			continue
 		}
 		u := uses[v]
 		b, w := int64(val.size), int64(max(val.ops, 1))
 		switch {
-		case u == nil || u.from < 0:
+		case k == 1 || u == nil || u.from < 0:
 			// Computed from constants and other singletons: every task
 			// computes its own copy.
 			for t := range r.Work {

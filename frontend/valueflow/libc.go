@@ -91,10 +91,16 @@ func (x *extCall) setFloat(f float64, t handle) {
 func (x *extCall) computed(args ...int) handle {
 	var h handle
 	for _, i := range args {
-		h = x.m.sh.mix(h, x.taint(i))
+		switch t := x.taint(i); {
+		case t == 0:
+		case h == 0:
+			h = t
+		default:
+			h = x.m.sh.node(h, t)
+		}
 	}
 	if h != 0 && h&nodeBit == 0 {
-		h = x.m.sh.node(h, 0)
+		h = x.m.sh.node(h, 0) // a function of one value is a new value
 	}
 	return h
 }

@@ -160,6 +160,7 @@ func resize[T any](s []T, n int64) []T {
 // release kills the values an object holds and frees it.
 func (m *machine) release(id uint32) {
 	o := &m.objs[id]
+	m.snapshot(o)
 	m.kill(o.cur)
 	m.memUsed -= int64(len(o.data)) * bytesPerWord / 8
 	if o.kind == objStack {

@@ -13,10 +13,12 @@ import (
 // 0 for data that no memory value flows into (constants, addresses, loop
 // counters), a value id for an unmodified copy of a value, or a node of a
 // DAG of computations whose leaves are values. Operations on tainted data
-// add nodes in O(1); the dynamic slice of a stored datum is walked only when
-// a store needs it, and the walk stops at values (memory). Storing a copy
-// replicates its value; storing a computation creates a new value whose
-// sources are the DAG's leaves: one value-flow chain (v, s).
+// add nodes in O(1). Storing a copy replicates its value; storing a
+// computation creates a new value whose sources are the leaves of its DAG:
+// its value-flow chain (v, s). The walk of the DAG (the dynamic slice of
+// the stored datum, stopping at values) is deferred to the next collection
+// of the DAG or the end of the run, when it is known which
+// sub-computations are shared.
 //
 // Thin slicing: pointer arithmetic (getelementptr) yields clean addresses,
 // so an index loaded from memory steers which value is read without flowing
@@ -27,14 +29,16 @@ type handle = uint32
 
 const (
 	nodeBit = 1 << 31
-	// memoStamp marks a node already stored: it stands for the value it
-	// created (node.a), so later walks stop there and storing it again
-	// replicates that value.
-	memoStamp = math.MaxUint32
-	// bigNode is the DAG size above which a node walked a second time is
-	// made an intermediate value, so that a running sum stored at every
-	// step costs O(1) per store instead of a walk of all its history.
-	bigNode = 32
+	// memoBit in a node's stamp marks a node that is a value (stamp &^
+	// memoBit): stored, or made an intermediate value. Walks stop there,
+	// and storing it again replicates the value.
+	memoBit = 1 << 31
+	// bigNode is the DAG size above which a sub-computation that several
+	// operations use is made an intermediate value of its own: a norm that
+	// scales every element is one value the elements depend on, not a copy
+	// of its whole history in each of them, and a running sum stored at
+	// every step costs O(1) per store instead of a walk of its history.
+	bigNode = 8
 	// maxNest bounds intermediate values made inside intermediate values.
 	maxNest = 16
 	// noVertex is the vertex of values that are not vertices themselves.
@@ -46,7 +50,7 @@ type valKind uint8
 
 const (
 	valMemory       valKind = iota // written to or read from memory
-	valIntermediate                // a computation used twice, registers only
+	valIntermediate                // a shared computation, registers only
 )
 
 // valInfo is what the analysis keeps per value.
@@ -59,11 +63,19 @@ type valInfo struct {
 }
 
 // tnode is an operation on tainted data: its operands a and b (handles,
-// b may be 0), the size of its DAG (saturating), and the walk that last
-// expanded it (or memoStamp).
+// b may be 0), the size of its DAG (saturating, with the flags below in
+// the high bits), and the walk that last expanded it or memoBit|value.
 type tnode struct {
 	a, b, size, stamp uint32
 }
+
+// Flags in tnode.size: whether some node has the node as an operand, and
+// whether several do (the node is a shared sub-computation).
+const (
+	hasParent = 1 << 31
+	shared    = 1 << 30
+	sizeMask  = shared - 1
+)
 
 // flow is one value-flow chain edge: dst computed from src, w times.
 type flow struct {
@@ -72,10 +84,12 @@ type flow struct {
 
 // shadow holds the values, the DAG and the chains.
 type shadow struct {
-	vals     []valInfo // index 0 unused: 0 is "no value"
-	nodes    []tnode
-	flows    []flow
-	outputs  []uint32 // values printed or returned by main
+	vals    []valInfo // index 0 unused: 0 is "no value"
+	nodes   []tnode
+	flows   []flow
+	outputs []uint32 // values printed or returned by main
+	// pending are the stored nodes whose chains are not recorded yet.
+	pending  []handle
 	vertices uint32
 	epoch    uint32
 	// nodeLimit is the DAG size that triggers a collection.
@@ -85,16 +99,25 @@ type shadow struct {
 	stack  [maxNest + 1][]uint32
 }
 
-func newShadow() *shadow {
-	return &shadow{vals: make([]valInfo, 1, 1024), nodeLimit: minNodeLimit}
-}
-
 const (
 	minNodeLimit = 1 << 22
 	// maxValues leaves room below nodeBit for the values one stretch of
 	// straight-line code can create between two checks.
 	maxValues = nodeBit - 1<<24
 )
+
+func newShadow() *shadow {
+	return &shadow{vals: make([]valInfo, 1, 1024), nodeLimit: minNodeLimit}
+}
+
+// grow doubles a full slice's capacity. append alone grows large slices by
+// a quarter at a time, copying the arena over and over as it fills.
+func grow[T any](s []T) []T {
+	if len(s) < cap(s) {
+		return s
+	}
+	return append(make([]T, 0, max(2*cap(s), 1024)), s...)
+}
 
 // mix is the taint of an operation on data tainted a and b.
 func (s *shadow) mix(a, b handle) handle {
@@ -106,21 +129,29 @@ func (s *shadow) mix(a, b handle) handle {
 
 // node appends the node (a, b).
 func (s *shadow) node(a, b handle) handle {
-	size := uint64(1) + uint64(s.sizeOf(a)) + uint64(s.sizeOf(b))
-	s.nodes = append(s.nodes, tnode{a: a, b: b, size: uint32(min(size, math.MaxUint32))})
+	size := 1 + s.adopt(a) + s.adopt(b)
+	s.nodes = grow(s.nodes)
+	s.nodes = append(s.nodes, tnode{a: a, b: b, size: min(size, sizeMask)})
 	return nodeBit | handle(len(s.nodes)-1)
 }
 
-func (s *shadow) sizeOf(h handle) uint32 {
+// adopt records that a new node has h as an operand and returns h's size.
+func (s *shadow) adopt(h handle) uint32 {
 	if h&nodeBit == 0 {
 		return 0
 	}
-	return s.nodes[h&^nodeBit].size
+	n := &s.nodes[h&^nodeBit]
+	if n.size&hasParent != 0 {
+		n.size |= shared
+	}
+	n.size |= hasParent
+	return n.size & sizeMask
 }
 
 // newValue creates a value of size bytes with no vertex yet. The machine
 // stops a run before ids reach nodeBit (maxValues).
 func (s *shadow) newValue(size int64, kind valKind) uint32 {
+	s.vals = grow(s.vals)
 	s.vals = append(s.vals, valInfo{vertex: noVertex, size: uint16(min(size, math.MaxUint16)), kind: kind})
 	return uint32(len(s.vals) - 1)
 }
@@ -131,7 +162,8 @@ func (s *shadow) newVertex() uint32 {
 }
 
 // materialize returns the value that storing a datum of taint h writes:
-// the value h copies, or a new value (fresh) whose chains are recorded.
+// the value h copies, or a new value (fresh) whose chains are recorded
+// when the pending walks are flushed.
 func (s *shadow) materialize(h handle, size int64) (v uint32, fresh bool) {
 	switch {
 	case h == 0:
@@ -139,23 +171,53 @@ func (s *shadow) materialize(h handle, size int64) (v uint32, fresh bool) {
 	case h&nodeBit == 0:
 		return h, false
 	}
-	if n := &s.nodes[h&^nodeBit]; n.stamp == memoStamp {
-		return n.a, false
+	n := &s.nodes[h&^nodeBit]
+	if n.stamp&memoBit != 0 {
+		return n.stamp &^ memoBit, false
 	}
-	return s.expand(h, size, valMemory, 0), true
+	v = s.newValue(size, valMemory)
+	s.memo(h, v)
+	s.pending = append(s.pending, h)
+	return v, true
 }
 
-// expand walks the DAG under h to its leaf values, creates the value h
-// computes with a chain to each leaf, and memoises h as that value.
-func (s *shadow) expand(h handle, size int64, kind valKind, nest int) uint32 {
+// memo makes node h stand for value v: a leaf of 0 size for later walks.
+func (s *shadow) memo(h handle, v uint32) {
+	n := &s.nodes[h&^nodeBit]
+	n.stamp = memoBit | v
+	n.size &^= sizeMask
+}
+
+// flush records the chains of the pending stored nodes, oldest first.
+func (s *shadow) flush() {
+	for _, h := range s.pending {
+		s.expand(h, 0)
+	}
+	// The stored nodes are leaves from now on: their operands can go.
+	for _, h := range s.pending {
+		n := &s.nodes[h&^nodeBit]
+		n.a, n.b = 0, 0
+	}
+	s.pending = s.pending[:0]
+}
+
+// expand walks the DAG under the memoised node h to its leaf values and
+// records the chains of h's value to them.
+func (s *shadow) expand(h handle, nest int) {
 	s.epoch++
-	if s.epoch == memoStamp {
+	if s.epoch == memoBit {
 		s.resetStamps()
 	}
 	ep := s.epoch
+	root := &s.nodes[h&^nodeBit]
+	v := root.stamp &^ memoBit
 	leaves, stack := s.leaves[nest][:0], s.stack[nest][:0]
-	stack = append(stack, h)
-	var ops uint32
+	for _, c := range [2]handle{root.a, root.b} {
+		if c != 0 {
+			stack = append(stack, c)
+		}
+	}
+	ops := uint32(1)
 	for len(stack) > 0 {
 		x := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -165,15 +227,18 @@ func (s *shadow) expand(h handle, size int64, kind valKind, nest int) uint32 {
 		}
 		n := &s.nodes[x&^nodeBit]
 		switch {
-		case n.stamp == memoStamp:
-			leaves = append(leaves, n.a)
+		case n.stamp&memoBit != 0:
+			leaves = append(leaves, n.stamp&^memoBit)
 		case n.stamp == ep:
-		case n.stamp != 0 && n.size > bigNode && nest < maxNest && x != h:
-			// Walked before: a shared sub-computation. Make it a value
-			// once rather than walking its history again.
-			s.leaves[nest], s.stack[nest] = leaves, stack
-			u := s.expand(x, 8, valIntermediate, nest+1)
+		case n.size&shared != 0 && n.size&sizeMask > bigNode && nest < maxNest:
+			// A large shared sub-computation: make it a value once
+			// rather than walking its history for every user.
+			u := s.newValue(8, valIntermediate)
 			s.vals[u].vertex = s.newVertex()
+			s.memo(x, u)
+			s.leaves[nest], s.stack[nest] = leaves, stack
+			s.expand(x, nest+1)
+			n.a, n.b = 0, 0 // a leaf from now on
 			leaves, stack = s.leaves[nest], s.stack[nest]
 			leaves = append(leaves, u)
 		default:
@@ -187,7 +252,6 @@ func (s *shadow) expand(h handle, size int64, kind valKind, nest int) uint32 {
 			}
 		}
 	}
-	v := s.newValue(size, kind)
 	s.vals[v].ops = ops
 	slices.Sort(leaves)
 	for i := 0; i < len(leaves); {
@@ -195,20 +259,20 @@ func (s *shadow) expand(h handle, size int64, kind valKind, nest int) uint32 {
 		for j < len(leaves) && leaves[j] == leaves[i] {
 			j++
 		}
-		s.flows = append(s.flows, flow{dst: v, src: leaves[i], w: uint32(j - i)})
+		if leaves[i] != v {
+			s.flows = grow(s.flows)
+			s.flows = append(s.flows, flow{dst: v, src: leaves[i], w: uint32(j - i)})
+		}
 		i = j
 	}
 	s.leaves[nest], s.stack[nest] = leaves, stack
-	n := &s.nodes[h&^nodeBit]
-	n.a, n.b, n.stamp = v, 0, memoStamp
-	return v
 }
 
 // resetStamps forgets which walk expanded each node when the epoch counter
-// wraps.
+// reaches memoBit.
 func (s *shadow) resetStamps() {
 	for i := range s.nodes {
-		if s.nodes[i].stamp != memoStamp {
+		if s.nodes[i].stamp&memoBit == 0 {
 			s.nodes[i].stamp = 0
 		}
 	}
@@ -230,11 +294,12 @@ func (s *shadow) output(h handle) {
 	s.outputs = append(s.outputs, v)
 }
 
-// collect compacts the DAG, keeping the nodes reachable from roots (the
-// register slots in use) and renumbering the handles there. Children are
-// always older than their parents, so one descending pass marks and one
-// ascending pass moves.
+// collect records the pending chains and compacts the DAG, keeping the
+// nodes reachable from roots (the register slots in use) and renumbering
+// the handles there. Children are always older than their parents, so one
+// descending pass marks and one ascending pass moves.
 func (s *shadow) collect(roots []reg) {
+	s.flush()
 	n := len(s.nodes)
 	forward := make([]uint32, n)
 	const marked = math.MaxUint32
@@ -248,9 +313,6 @@ func (s *shadow) collect(roots []reg) {
 			continue
 		}
 		nd := &s.nodes[i]
-		if nd.stamp == memoStamp {
-			continue
-		}
 		for _, c := range [2]handle{nd.a, nd.b} {
 			if c&nodeBit != 0 {
 				forward[c&^nodeBit] = marked
@@ -269,9 +331,7 @@ func (s *shadow) collect(roots []reg) {
 			continue
 		}
 		nd := s.nodes[i]
-		if nd.stamp != memoStamp {
-			nd.a, nd.b = remap(nd.a), remap(nd.b)
-		}
+		nd.a, nd.b = remap(nd.a), remap(nd.b)
 		s.nodes[live] = nd
 		forward[i] = uint32(live)
 		live++
