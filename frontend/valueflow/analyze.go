@@ -53,9 +53,9 @@ type Result struct {
 	// TotalBytes is the sum of MatrixBytes.
 	TotalBytes int64
 	// MatrixBytes[i][j] is the bytes task i sends to task j, collectives
-	// included (a broadcast as the root sending to every other task, a
-	// reduction as every other task sending to task 0, an all-reduce as
-	// both).
+	// included: a broadcast as the root sending to every other task, a
+	// reduction as every other task sending to the root, an all-reduce as
+	// a reduction to task 0 and a broadcast from it.
 	MatrixBytes [][]int64
 	// MaxTaskBytes is the most bytes one task sends.
 	MaxTaskBytes int64
@@ -67,9 +67,12 @@ type Result struct {
 	PointToPoint [][]int64
 	// BroadcastBytes[i] is the bytes task i broadcasts to all others.
 	BroadcastBytes []int64
-	// AllreduceBytes and ReduceBytes are the bytes of the values every
-	// task combines, with the result on every task or on task 0.
-	AllreduceBytes, ReduceBytes int64
+	// ReduceBytes[i] is the bytes of the values every task contributes to
+	// and only task i reads (a printed total is reduced to task 0).
+	ReduceBytes []int64
+	// AllreduceBytes is the bytes of the values every task contributes to
+	// and every task reads.
+	AllreduceBytes int64
 	// Work is each task's computation: the operations in the slices of
 	// the values it owns.
 	Work []int64

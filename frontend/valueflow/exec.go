@@ -64,11 +64,18 @@ type RunError struct {
 
 func (e *RunError) Error() string {
 	s := e.Pos + ": " + e.Msg
-	if len(e.Stack) > 1 {
-		s += " (called from " + strings.Join(e.Stack[1:], ", ") + ")"
+	callers := e.Stack[min(1, len(e.Stack)):]
+	if len(callers) > maxCallers {
+		callers = append(callers[:maxCallers:maxCallers], fmt.Sprintf("%d more", len(callers)-maxCallers))
+	}
+	if len(callers) > 0 {
+		s += " (called from " + strings.Join(callers, ", ") + ")"
 	}
 	return s
 }
+
+// maxCallers is how many callers a RunError's message lists.
+const maxCallers = 6
 
 // errExit ends the run through exit().
 var errExit = errors.New("exit")

@@ -84,9 +84,15 @@ func (r *Report) Program(k int) (*lang.Program, error) {
 		b.comment("Singletons combined from every task and read by all: an all-reduce.")
 		b.top(&lang.Reduce{Source: &lang.AllTasks{}, Msg: doublewords(res.AllreduceBytes)})
 	}
-	if res.ReduceBytes > 0 {
-		b.comment("Singletons combined from every task and only printed: a reduction to task 0.")
-		b.top(&lang.Reduce{Source: &lang.AllTasks{}, Msg: doublewords(res.ReduceBytes), Target: task(0)})
+	var reduces []lang.Stmt
+	for root, n := range res.ReduceBytes {
+		if n > 0 {
+			reduces = append(reduces, &lang.Reduce{Source: &lang.AllTasks{}, Msg: doublewords(n), Target: task(root)})
+		}
+	}
+	if len(reduces) > 0 {
+		b.comment("Singletons combined from every task and read by one (a printed total by task 0): reductions.")
+		b.top(reduces...)
 	}
 	return &b.prog, nil
 }

@@ -212,7 +212,7 @@ func (g *graph) estimate(sh *shadow, k int) (Result, error) {
 		return Result{}, err
 	}
 	r := Result{Tasks: k, Singletons: g.nsingle, EdgeCut: cut,
-		MatrixBytes: square(k), PointToPoint: square(k), BroadcastBytes: make([]int64, k), Work: make([]int64, k)}
+		MatrixBytes: square(k), PointToPoint: square(k), BroadcastBytes: make([]int64, k), ReduceBytes: make([]int64, k), Work: make([]int64, k)}
 	owner := func(v uint32) int32 {
 		if vx := g.vertexOf(sh, v); vx != noVertex {
 			return part[vx]
@@ -288,10 +288,13 @@ func (g *graph) estimate(sh *shadow, k int) (Result, error) {
 			for t := range r.Work {
 				r.Work[t] += w / int64(k)
 			}
-			if u.to >= 0 {
+			switch {
+			case u.manyTo:
 				r.AllreduceBytes += b
-			} else {
-				r.ReduceBytes += b
+			case u.to >= 0:
+				r.ReduceBytes[u.to] += b
+			default:
+				r.ReduceBytes[0] += b // computed and never read
 			}
 		}
 	}
@@ -307,8 +310,15 @@ func (g *graph) estimate(sh *shadow, k int) (Result, error) {
 			}
 		}
 	}
+	for root, b := range r.ReduceBytes {
+		for j := range k {
+			if j != root {
+				r.MatrixBytes[j][root] += b
+			}
+		}
+	}
 	for j := 1; j < k; j++ {
-		r.MatrixBytes[j][0] += r.AllreduceBytes + r.ReduceBytes
+		r.MatrixBytes[j][0] += r.AllreduceBytes
 		r.MatrixBytes[0][j] += r.AllreduceBytes
 	}
 	for i := range k {

@@ -24,7 +24,7 @@ const (
 )
 
 func (k objKind) String() string {
-	return [...]string{"global variable", "stack variable", "heap block", "function", "freed block"}[k]
+	return [...]string{"global variable", "stack variable", "heap block", "function", "freed heap block"}[k]
 }
 
 // object is one allocation with its shadow: cur is the value held in each
@@ -99,9 +99,6 @@ func (m *machine) fault(what string, addr, n uint64) error {
 // describe names an object and where it was allocated.
 func (m *machine) describe(o *object) string {
 	s := o.kind.String()
-	if o.kind == objFreed {
-		s = "heap block freed before"
-	}
 	if o.name != "" {
 		s += " " + o.name
 	}
