@@ -116,7 +116,7 @@ func grow[T any](s []T) []T {
 	if len(s) < cap(s) {
 		return s
 	}
-	return append(make([]T, 0, max(2*cap(s), 1024)), s...)
+	return slices.Grow(s, max(cap(s), 1024))
 }
 
 // mix is the taint of an operation on data tainted a and b.
