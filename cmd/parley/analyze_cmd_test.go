@@ -13,7 +13,9 @@ import (
 )
 
 // kernel is a test program of frontend/valueflow.
-func kernel(name string) string { return filepath.Join("..", "..", "frontend", "valueflow", "testdata", name) }
+func kernel(name string) string {
+	return filepath.Join("..", "..", "frontend", "valueflow", "testdata", name)
+}
 
 func needClang(t *testing.T) {
 	t.Helper()
