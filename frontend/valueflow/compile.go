@@ -376,6 +376,25 @@ func (fc *fnCompiler) scalar(v value.Value) (int32, error) {
 	return s[0], nil
 }
 
+// intBits is the width of an integer type, or an error for other types.
+func intBits(t types.Type) (uint8, error) {
+	it, ok := t.(*types.IntType)
+	if !ok || it.BitSize < 1 || it.BitSize > 64 {
+		return 0, unsupported("%s where an integer of at most 64 bits is expected", t)
+	}
+	return uint8(it.BitSize), nil
+}
+
+// sameShape checks that operands have as many lanes as the result.
+func sameShape(d []int32, ops ...[]int32) error {
+	for _, o := range ops {
+		if len(o) != len(d) {
+			return unsupported("operands of a different shape than the result")
+		}
+	}
+	return nil
+}
+
 func mask(bits uint8) int64 {
 	if bits >= 64 {
 		return -1
@@ -521,6 +540,9 @@ func (fc *fnCompiler) intBin(res value.Value, name string, x, y value.Value) err
 	if err != nil {
 		return err
 	}
+	if err := sameShape(d, a, b); err != nil {
+		return err
+	}
 	ls, _ := lanesOf(res.Type())
 	for i := range d {
 		bits := ls[i].bits
@@ -540,6 +562,9 @@ func (fc *fnCompiler) floatBin(res value.Value, o64, o32 op, x, y value.Value) e
 	}
 	b, err := fc.operand(y)
 	if err != nil {
+		return err
+	}
+	if err := sameShape(d, a, b); err != nil {
 		return err
 	}
 	ls, _ := lanesOf(res.Type())
@@ -566,6 +591,9 @@ func (fc *fnCompiler) icmp(in *ir.InstICmp) error {
 	if err != nil {
 		return err
 	}
+	if err := sameShape(d, a, b); err != nil {
+		return err
+	}
 	ls, _ := lanesOf(in.X.Type())
 	o, ok := icmpOps[in.Pred]
 	if !ok {
@@ -588,6 +616,9 @@ func (fc *fnCompiler) fcmp(in *ir.InstFCmp) error {
 	}
 	b, err := fc.operand(in.Y)
 	if err != nil {
+		return err
+	}
+	if err := sameShape(d, a, b); err != nil {
 		return err
 	}
 	ls, _ := lanesOf(in.X.Type())
@@ -613,7 +644,7 @@ func (fc *fnCompiler) convert(in value.Value, from value.Value) error {
 	}
 	dl, _ := lanesOf(in.Type())
 	sl, _ := lanesOf(from.Type())
-	if len(d) != len(a) {
+	if len(d) != len(a) || len(sl) != len(a) || len(dl) != len(d) {
 		return unsupported("a cast from %s to %s (different lane counts)", from.Type(), in.Type())
 	}
 	for i := range d {
@@ -666,6 +697,9 @@ func (fc *fnCompiler) moves(res value.Value, src value.Value) error {
 	if err != nil {
 		return err
 	}
+	if err := sameShape(d, a); err != nil {
+		return err
+	}
 	for i := range d {
 		fc.emit(inst{op: opMov, dst: d[i], a: a[i]})
 	}
@@ -689,6 +723,9 @@ func (fc *fnCompiler) sel(in *ir.InstSelect) error {
 	if err != nil {
 		return err
 	}
+	if err := sameShape(d, a, b); err != nil || (len(c) != 1 && len(c) != len(d)) {
+		return unsupported("a select of operands of different shapes")
+	}
 	for i := range d {
 		ci := c[0]
 		if len(c) == len(d) {
@@ -709,7 +746,11 @@ func (fc *fnCompiler) alloca(in *ir.InstAlloca) error {
 		if x.b, err = fc.scalar(in.NElems); err != nil {
 			return err
 		}
-		x.sh = 64 - uint8(in.NElems.Type().(*types.IntType).BitSize)
+		bits, err := intBits(in.NElems.Type())
+		if err != nil {
+			return err
+		}
+		x.sh = 64 - bits
 	}
 	fc.emit(x)
 	return nil
@@ -727,7 +768,10 @@ func (fc *fnCompiler) load(in *ir.InstLoad) error {
 	if err != nil {
 		return err
 	}
-	ls, _ := lanesOf(in.ElemType)
+	ls, err := lanesOf(in.ElemType)
+	if err != nil || len(ls) != len(d) {
+		return unsupported("a load of %s into a %s", in.ElemType, in.Type())
+	}
 	for i, l := range ls {
 		o, ok := loadOps[l.bytes()]
 		if !ok {
@@ -750,6 +794,9 @@ func (fc *fnCompiler) store(in *ir.InstStore) error {
 	ls, err := lanesOf(in.Src.Type())
 	if err != nil {
 		return err
+	}
+	if len(ls) != len(v) {
+		return unsupported("a store of %s", in.Src.Type())
 	}
 	for i, l := range ls {
 		o, ok := storeOps[l.bytes()]
@@ -775,10 +822,13 @@ func (fc *fnCompiler) gep(in *ir.InstGetElementPtr) error {
 	}
 	var terms []gepTerm
 	off, err := gepOffset(in.ElemType, in.Indices, func(idx value.Value, scale int64) error {
+		bits, err := intBits(idx.Type())
+		if err != nil {
+			return err
+		}
 		if k, ok := idx.(constant.Constant); ok {
 			if v, err := fc.c.constScalar(k); err == nil {
-				bits := idx.Type().(*types.IntType).BitSize
-				terms = append(terms, gepTerm{slot: -1, scale: scale * signExtend(v, 64-uint8(bits))})
+				terms = append(terms, gepTerm{slot: -1, scale: scale * signExtend(v, 64-bits)})
 				return nil
 			}
 		}
@@ -786,11 +836,7 @@ func (fc *fnCompiler) gep(in *ir.InstGetElementPtr) error {
 		if err != nil {
 			return err
 		}
-		it, ok := idx.Type().(*types.IntType)
-		if !ok {
-			return unsupported("a getelementptr index of type %s", idx.Type())
-		}
-		terms = append(terms, gepTerm{slot: s, sh: 64 - uint8(it.BitSize), scale: scale})
+		terms = append(terms, gepTerm{slot: s, sh: 64 - bits, scale: scale})
 		return nil
 	})
 	if err != nil {
@@ -942,6 +988,9 @@ func (fc *fnCompiler) extractValue(in *ir.InstExtractValue) error {
 	if err != nil {
 		return err
 	}
+	if n != len(d) || first+n > len(a) {
+		return unsupported("an extractvalue of a different shape than its result")
+	}
 	for i := 0; i < n; i++ {
 		fc.emit(inst{op: opMov, dst: d[i], a: a[first+i]})
 	}
@@ -964,6 +1013,9 @@ func (fc *fnCompiler) insertValue(in *ir.InstInsertValue) error {
 	first, n, _, err := subLanes(in.X.Type(), in.Indices)
 	if err != nil {
 		return err
+	}
+	if len(a) != len(d) || n != len(e) || first+n > len(d) {
+		return unsupported("an insertvalue of a different shape than its result")
 	}
 	for i := range d {
 		src := a[i]
@@ -1004,6 +1056,9 @@ func (fc *fnCompiler) extractElement(in *ir.InstExtractElement) error {
 	if err != nil {
 		return err
 	}
+	if len(d) != 1 {
+		return unsupported("an extractelement of a vector of aggregates")
+	}
 	fc.emit(inst{op: opMov, dst: d[0], a: a[i]})
 	return nil
 }
@@ -1023,6 +1078,9 @@ func (fc *fnCompiler) insertElement(in *ir.InstInsertElement) error {
 	}
 	idx, err := fc.constIndex(in.Index, len(a))
 	if err != nil {
+		return err
+	}
+	if err := sameShape(d, a); err != nil {
 		return err
 	}
 	for i := range d {
@@ -1070,6 +1128,9 @@ func (fc *fnCompiler) shuffle(in *ir.InstShuffleVector) error {
 			}
 		}
 	}
+	if len(idx) != len(d) {
+		return unsupported("a shufflevector mask of a different length than its result")
+	}
 	both := append(append([]int32{}, x...), y...)
 	for i := range d {
 		src := fc.constSlot(0)
@@ -1104,6 +1165,9 @@ func (fc *fnCompiler) edge(from *ir.Block, to value.Value) (int32, error) {
 			}
 			s, err := fc.operand(inc.X)
 			if err != nil {
+				return 0, err
+			}
+			if err := sameShape(d, s); err != nil {
 				return 0, err
 			}
 			for i := range d {

@@ -145,8 +145,11 @@ func (c *compiler) constScalar(k constant.Constant) (uint64, error) {
 			if err != nil {
 				return err
 			}
-			bits := unwrapIndex(idx).Type().(*types.IntType).BitSize
-			sum += signExtend(v, 64-uint8(bits)) * scale
+			bits, err := intBits(unwrapIndex(idx).Type())
+			if err != nil {
+				return err
+			}
+			sum += signExtend(v, 64-bits) * scale
 			return nil
 		})
 		if err != nil {
@@ -217,8 +220,8 @@ func (c *compiler) constCast(from constant.Constant, to types.Type, signed bool)
 		return 0, err
 	}
 	if signed {
-		if it, ok := from.Type().(*types.IntType); ok {
-			v = uint64(signExtend(v, 64-uint8(it.BitSize)))
+		if bits, err := intBits(from.Type()); err == nil {
+			v = uint64(signExtend(v, 64-bits))
 		}
 	}
 	if it, ok := to.(*types.IntType); ok {

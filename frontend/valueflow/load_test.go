@@ -100,6 +100,9 @@ func FuzzParseIR(f *testing.F) {
 	f.Add([]byte("@g = global i32 7\ndefine i32 @main() {\n  %v = load i32, i32* @g\n  ret i32 %v\n}\n"))
 	f.Add([]byte("define void @f() {\n  br label %x\nx:\n  %p = phi i32 [ 0, %0 ], [ 1, %x ]\n  br label %x\n}\n"))
 	f.Add([]byte("declare noundef align 8 i8* @h()\n"))
+	f.Add([]byte("define i32 @main() {\n  %a = alloca [4 x i32]\n  %p = getelementptr [4 x i32], [4 x i32]* %a, i64 0, i64 5\n  store i32 1, i32* %p\n  ret i32 0\n}\n"))
+	f.Add([]byte("define i32 @main() {\n  %v = insertvalue {i32, double} undef, i32 7, 0\n  %w = extractvalue {i32, double} %v, 0\n  %x = sdiv i32 %w, 0\n  ret i32 %x\n}\n"))
+	f.Add([]byte("define i32 @main() {\n  %s = shufflevector <2 x i32> <i32 1, i32 2>, <2 x i32> undef, <2 x i32> <i32 1, i32 0>\n  %e = extractelement <2 x i32> %s, i32 0\n  ret i32 %e\n}\n"))
 	f.Fuzz(func(t *testing.T, text []byte) {
 		m, err := ParseIR("fuzz.ll", text)
 		if err != nil {
@@ -109,9 +112,21 @@ func FuzzParseIR(f *testing.F) {
 			}
 			return
 		}
-		// What parses must compile without panicking, too.
-		if _, err := compile(m); err != nil {
+		// What parses must compile, and run if it has a main, without
+		// panicking too.
+		p, err := compile(m)
+		if err != nil || p.main == nil {
 			return
+		}
+		mc, err := newMachine(p, &Options{MaxInstructions: 10000, MaxMemory: 64 << 20})
+		if err != nil {
+			return
+		}
+		if err := mc.runMain("fuzz", nil); err == nil {
+			mc.sh.flush()
+			mc.snapshotLive()
+			g := buildGraph(mc.sh, mc.conform)
+			g.estimate(mc.sh, 2)
 		}
 	})
 }
