@@ -13,6 +13,7 @@ import (
 
 	"github.com/parley-hpc/parley/codegen"
 	"github.com/parley-hpc/parley/examples"
+	"github.com/parley-hpc/parley/internal/mpitest"
 	"github.com/parley-hpc/parley/interp"
 	"github.com/parley-hpc/parley/ir"
 	"github.com/parley-hpc/parley/lang"
@@ -23,7 +24,7 @@ import (
 // TestUnsupported: constructs the backend cannot translate are reported
 // with their position, not miscompiled.
 func TestUnsupported(t *testing.T) {
-	p := build(t, "file.parley", []byte(`TASK 0 OUTPUTS FILE_DATA("x.csv").`))
+	p := mpitest.Build(t, "file.parley", []byte(`TASK 0 OUTPUTS FILE_DATA("x.csv").`))
 	_, err := codegen.C(p, codegen.Options{})
 	var ce *codegen.Error
 	if !errors.As(err, &ce) || !strings.HasPrefix(err.Error(), "file.parley:1:16: FILE_DATA") {
@@ -36,7 +37,7 @@ func TestUnsupported(t *testing.T) {
 // named globals, and the 26-neighbour example stays short.
 func TestReadableOutput(t *testing.T) {
 	src, _ := fs.ReadFile(examples.FS, "lulesh.parley")
-	c, err := codegen.C(build(t, "lulesh.parley", src), codegen.Options{Version: "test"})
+	c, err := codegen.C(mpitest.Build(t, "lulesh.parley", src), codegen.Options{Version: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,6 +59,23 @@ func TestReadableOutput(t *testing.T) {
 	}
 	if strings.Count(text, "pr_isend(") != 1 {
 		t.Errorf("the 26 sends must stay one call in a loop:\n%s", text)
+	}
+}
+
+// TestCompoundOperands: an operand keeps the parentheses its C operator
+// needs. A parity test of t | 2 is ((t | 2) & 1), not (t | 2 & 1), which C
+// reads as t | (2 & 1).
+func TestCompoundOperands(t *testing.T) {
+	p := mpitest.Build(t, "parity.parley", []byte(`TASKS t SUCH THAT t | 2 IS EVEN OUTPUT t.
+TASKS t SUCH THAT (t IF t > 1 OTHERWISE 3) IS ODD OUTPUT t.`))
+	c, err := codegen.C(p, codegen.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"((t | 2) & 1) == 0", "((t > 1 ? t : 3) & 1) != 0"} {
+		if !strings.Contains(string(c), want) {
+			t.Errorf("the C lacks %q", want)
+		}
 	}
 }
 
@@ -101,21 +119,21 @@ func FuzzC(f *testing.F) {
 // parameters with their defaults, values take the language's suffixes,
 // and a bad option is refused with exit status 2.
 func TestCompiledOptions(t *testing.T) {
-	mpicc, mpirun := mpiTools(t)
+	mpicc, mpirun := mpitest.Tools(t)
 	dir := t.TempDir()
 	src, _ := fs.ReadFile(examples.FS, "ring.parley")
-	exe := compile(t, mpicc, dir, build(t, "ring.parley", src))
-	out, err := mpiRun(t, mpirun, exe, 2, []string{"--help"}, time.Minute)
-	if err != nil || !strings.Contains(string(out.stdout), "-s, --msgsize=<number>\tMessage size (bytes) [default: 64K]") {
+	exe := mpitest.Compile(t, mpicc, dir, mpitest.Build(t, "ring.parley", src))
+	out, err := mpitest.Run(t, mpirun, exe, 2, []string{"--help"}, time.Minute)
+	if err != nil || !strings.Contains(string(out.Stdout), "-s, --msgsize=<number>\tMessage size (bytes) [default: 64K]") {
 		t.Errorf("--help: %v\n%s", err, out)
 	}
-	out, err = mpiRun(t, mpirun, exe, 2, []string{"--msgsize", "lots"}, time.Minute)
+	out, err = mpitest.Run(t, mpirun, exe, 2, []string{"--msgsize", "lots"}, time.Minute)
 	var ee *exec.ExitError
-	if !errors.As(err, &ee) || !strings.Contains(string(out.stderr), "option --msgsize needs an integer value") {
+	if !errors.As(err, &ee) || !strings.Contains(string(out.Stderr), "option --msgsize needs an integer value") {
 		t.Errorf("bad value: %v\n%s", err, out)
 	}
 	logs := filepath.Join(dir, "ring-%d.log")
-	if out, err := mpiRun(t, mpirun, exe, 2, []string{"--reps=3", "-s", "1K", "--logfile", logs}, time.Minute); err != nil {
+	if out, err := mpitest.Run(t, mpirun, exe, 2, []string{"--reps=3", "-s", "1K", "--logfile", logs}, time.Minute); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	log0, _ := os.ReadFile(filepath.Join(dir, "ring-0.log"))
@@ -129,18 +147,18 @@ func TestCompiledOptions(t *testing.T) {
 // TestCompiledTimedLoop: a timed loop runs as long as asked on the real
 // machine, every task running the same number of iterations.
 func TestCompiledTimedLoop(t *testing.T) {
-	mpicc, mpirun := mpiTools(t)
+	mpicc, mpirun := mpitest.Tools(t)
 	dir := t.TempDir()
-	p := build(t, "timed.parley", []byte(`FOR 50 MILLISECONDS PLUS 5 WARMUP MILLISECONDS AND A SYNCHRONIZATION {
+	p := mpitest.Build(t, "timed.parley", []byte(`FOR 50 MILLISECONDS PLUS 5 WARMUP MILLISECONDS AND A SYNCHRONIZATION {
   ALL TASKS t ASYNCHRONOUSLY SEND A 1 KILOBYTE MESSAGE TO TASK (t + 1) MOD num_tasks THEN
   ALL TASKS AWAIT COMPLETION THEN
   ALL TASKS COMPUTE FOR 100 MICROSECONDS
 } THEN
 ALL TASKS LOG msgs_sent AS "Sent" AND elapsed_usecs AS "Time".
 `))
-	exe := compile(t, mpicc, dir, p)
+	exe := mpitest.Compile(t, mpicc, dir, p)
 	start := time.Now()
-	if out, err := mpiRun(t, mpirun, exe, 3, []string{"--logfile", filepath.Join(dir, "timed-%d.log")}, time.Minute); err != nil {
+	if out, err := mpitest.Run(t, mpirun, exe, 3, []string{"--logfile", filepath.Join(dir, "timed-%d.log")}, time.Minute); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	if d := time.Since(start); d < 50*time.Millisecond {
@@ -148,7 +166,7 @@ ALL TASKS LOG msgs_sent AS "Sent" AND elapsed_usecs AS "Time".
 	}
 	var sent string
 	for rank := range 3 {
-		lf := readLog(t, filepath.Join(dir, "timed-"+string(rune('0'+rank))+".log"))
+		lf := mpitest.ReadLog(t, filepath.Join(dir, "timed-"+string(rune('0'+rank))+".log"))
 		rows := lf.Tables[0].Columns[0].Rows
 		if len(rows) != 1 || rows[0] == "0" {
 			t.Fatalf("task %d logged %v messages", rank, rows)
@@ -164,7 +182,7 @@ ALL TASKS LOG msgs_sent AS "Sent" AND elapsed_usecs AS "Time".
 // fail in compiled programs as in the interpreter, with the same message
 // at the same position (they were sent as empty messages, or slept for 0).
 func TestCompiledNegativeQuantities(t *testing.T) {
-	mpicc, mpirun := mpiTools(t)
+	mpicc, mpirun := mpitest.Tools(t)
 	dir := t.TempDir()
 	src := []byte(`amount IS "A quantity" AND COMES FROM "--amount" OR "-a" WITH DEFAULT 1.
 which IS "Which statement" AND COMES FROM "--which" OR "-w" WITH DEFAULT 0.
@@ -176,8 +194,8 @@ IF which = 5 THEN ALL TASKS REDUCE amount INTEGERS TO TASK 0.
 IF which = 6 THEN TASK 0 MULTICASTS A amount KILOBYTE MESSAGE TO ALL OTHER TASKS.
 IF which = 7 THEN TASK 0 SENDS A amount KILOBYTE MESSAGE TO TASK 1.
 `)
-	p := build(t, "neg.parley", src)
-	exe := compile(t, mpicc, dir, p)
+	p := mpitest.Build(t, "neg.parley", src)
+	exe := mpitest.Compile(t, mpicc, dir, p)
 	plat, err := netmodel.Resolve(netmodel.DefaultPlatform)
 	if err != nil {
 		t.Fatal(err)
@@ -194,8 +212,8 @@ IF which = 7 THEN TASK 0 SENDS A amount KILOBYTE MESSAGE TO TASK 1.
 		_, msg, _ := strings.Cut(pr, ": task ")
 		_, msg, _ = strings.Cut(msg, ": ")
 		at, _, _ := strings.Cut(pr, ": task ")
-		out, err := mpiRun(t, mpirun, exe, 2, args, time.Minute)
-		if err == nil || !strings.Contains(string(out.stderr), at+": task ") || !strings.Contains(string(out.stderr), msg) {
+		out, err := mpitest.Run(t, mpirun, exe, 2, args, time.Minute)
+		if err == nil || !strings.Contains(string(out.Stderr), at+": task ") || !strings.Contains(string(out.Stderr), msg) {
 			t.Errorf("%v: the compiled program gives %v:\n%s\nthe interpreter %s", args, err, out, pr)
 		}
 	}

@@ -7,44 +7,23 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
-	"github.com/parley-hpc/parley/codegen"
 	"github.com/parley-hpc/parley/examples"
+	"github.com/parley-hpc/parley/internal/mpitest"
 	"github.com/parley-hpc/parley/interp"
-	"github.com/parley-hpc/parley/ir"
-	"github.com/parley-hpc/parley/lang"
 	"github.com/parley-hpc/parley/logfile"
 	"github.com/parley-hpc/parley/netmodel"
-	"github.com/parley-hpc/parley/parser"
 )
 
 // The differential test of DESIGN.md: every example, compiled and run
 // under mpirun, and interpreted, both on 4 tasks, must agree per task on
 // messages and bytes sent and received, on the OUTPUTS lines and on the
 // number of LOG rows.
-
-// diffArgs are the options each example runs with: process grids that fit
-// 4 tasks, and sizes small enough for a 2-core CI machine.
-var diffArgs = map[string][]string{
-	"halo3d.parley":             {"--px", "2", "--py", "2", "--pz", "1", "--points", "16"},
-	"halo2d.parley":             {"--px", "2", "--py", "2"},
-	"wavefront.parley":          {"--px", "2", "--py", "2", "--work", "10"},
-	"lulesh.parley":             {"--elements", "4"}, // p=3 needs 27 tasks: the assertion fails on 4, in both
-	"pingpong-bandwidth.parley": {"--maxbytes", "64K", "--burst", "8", "--reps", "4"},
-	"pingpong-latency.parley":   {"--maxbytes", "64K", "--reps", "10"},
-	"broadcast.parley":          {"--maxbytes", "64K"},
-	"compute-model.parley":      {"--length", "64K"},
-	"reduce.parley":             {"--maxcount", "4K"},
-	"ring.parley":               {"--msgsize", "4K"},
-	"alltoall.parley":           {"--block", "1K"},
-}
 
 // diffCase is one program run both ways.
 type diffCase struct {
@@ -54,18 +33,8 @@ type diffCase struct {
 	src   []byte
 }
 
-func mpiTools(t *testing.T) (mpicc, mpirun string) {
-	t.Helper()
-	mpicc, err1 := exec.LookPath("mpicc")
-	mpirun, err2 := exec.LookPath("mpirun")
-	if err1 != nil || err2 != nil {
-		t.Skip("mpicc or mpirun not found: install Open MPI (apt-get install openmpi-bin libopenmpi-dev) to run the differential test")
-	}
-	return mpicc, mpirun
-}
-
 func TestDifferentialExamples(t *testing.T) {
-	mpicc, mpirun := mpiTools(t)
+	mpicc, mpirun := mpitest.Tools(t)
 	names, err := fs.Glob(examples.FS, "*.parley")
 	if err != nil || len(names) < 12 {
 		t.Fatalf("%d examples, %v", len(names), err)
@@ -73,7 +42,7 @@ func TestDifferentialExamples(t *testing.T) {
 	cases := []diffCase{}
 	for _, name := range names {
 		src, _ := fs.ReadFile(examples.FS, name)
-		cases = append(cases, diffCase{name: name, tasks: 4, args: diffArgs[name], src: src})
+		cases = append(cases, diffCase{name: name, tasks: 4, args: mpitest.ExampleArgs[name], src: src})
 	}
 	// LULESH needs a cube of tasks: 8 tasks with p=2 exercises its 26
 	// neighbours for real.
@@ -99,8 +68,8 @@ func TestDifferentialExamples(t *testing.T) {
 
 func differential(t *testing.T, mpicc, mpirun string, c diffCase) {
 	dir := t.TempDir()
-	p := build(t, c.name, c.src)
-	exe := compile(t, mpicc, dir, p)
+	p := mpitest.Build(t, c.name, c.src)
+	exe := mpitest.Compile(t, mpicc, dir, p)
 
 	// The interpreter.
 	var predOut bytes.Buffer
@@ -126,7 +95,7 @@ func differential(t *testing.T, mpicc, mpirun string, c diffCase) {
 	if deadlock {
 		timeout = 5 * time.Second
 	}
-	out, runErr := mpiRun(t, mpirun, exe, c.tasks, append(slices.Clone(c.args), "--logfile", filepath.Join(realDir, "prog-%d.log")), timeout)
+	out, runErr := mpitest.Run(t, mpirun, exe, c.tasks, append(slices.Clone(c.args), "--logfile", filepath.Join(realDir, "prog-%d.log")), timeout)
 	if deadlock {
 		if !errors.Is(runErr, context.DeadlineExceeded) {
 			t.Fatalf("the interpreter reports a deadlock but the compiled program ended (%v):\n%s", runErr, out)
@@ -142,15 +111,15 @@ func differential(t *testing.T, mpicc, mpirun string, c diffCase) {
 	}
 
 	// OUTPUTS lines, as multisets: tasks print concurrently under mpirun.
-	want, got := lines(predOut.String()), lines(string(out.stdout))
+	want, got := mpitest.Lines(predOut.String()), mpitest.Lines(string(out.Stdout))
 	if !slices.Equal(want, got) {
 		t.Errorf("OUTPUTS differ:\ninterpreter:\n%s\ncompiled:\n%s", strings.Join(want, "\n"), strings.Join(got, "\n"))
 	}
 	for rank := range c.tasks {
-		pf := readLog(t, filepath.Join(predDir, fmt.Sprintf("prog-%d.log", rank)))
-		rf := readLog(t, filepath.Join(realDir, fmt.Sprintf("prog-%d.log", rank)))
+		pf := mpitest.ReadLog(t, filepath.Join(predDir, fmt.Sprintf("prog-%d.log", rank)))
+		rf := mpitest.ReadLog(t, filepath.Join(realDir, fmt.Sprintf("prog-%d.log", rank)))
 		for _, key := range []string{"Messages sent", "Messages received", "Bytes sent", "Bytes received"} {
-			if a, b := footer(pf, key), footer(rf, key); a != b || a == "" {
+			if a, b := mpitest.Footer(pf, key), mpitest.Footer(rf, key); a != b || a == "" {
 				t.Errorf("task %d: %s: interpreter %q, compiled %q", rank, key, a, b)
 			}
 		}
@@ -161,116 +130,6 @@ func differential(t *testing.T, mpicc, mpirun string, c diffCase) {
 			t.Errorf("task %d: log header keys differ:\ninterpreter %q\ncompiled    %q", rank, a, b)
 		}
 	}
-}
-
-func build(t *testing.T, name string, src []byte) *ir.Program {
-	t.Helper()
-	prog, diags := parser.Parse(name, src)
-	if prog != nil {
-		diags = append(diags, lang.Check(prog)...)
-	}
-	if diags.HasErrors() {
-		t.Fatalf("%s:\n%v", name, diags)
-	}
-	p, err := ir.Build(prog)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
-// compile generates C for p in dir and builds it warning-free.
-func compile(t *testing.T, mpicc, dir string, p *ir.Program) string {
-	t.Helper()
-	src, err := codegen.C(p, codegen.Options{Name: "prog", Version: "test"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfile := filepath.Join(dir, "prog.c")
-	os.WriteFile(cfile, src, 0o644)
-	os.WriteFile(filepath.Join(dir, codegen.RuntimeName), codegen.Runtime(), 0o644)
-	exe := filepath.Join(dir, "prog")
-	cmd := exec.Command(mpicc, "-std=c99", "-O1", "-fwrapv", "-Wall", "-Wextra", "-Werror", "-o", exe, cfile, "-lm")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("mpicc: %v\n%s", err, out)
-	}
-	return exe
-}
-
-type runOutput struct{ stdout, stderr []byte }
-
-func (o runOutput) String() string { return string(o.stdout) + string(o.stderr) }
-
-// mpiRun runs exe on n tasks; on timeout it kills the whole process group
-// and returns context.DeadlineExceeded.
-func mpiRun(t *testing.T, mpirun, exe string, n int64, args []string, timeout time.Duration) (runOutput, error) {
-	t.Helper()
-	full := []string{"--oversubscribe", "-np", fmt.Sprint(n)}
-	if os.Geteuid() == 0 {
-		full = append([]string{"--allow-run-as-root"}, full...)
-	}
-	full = append(append(full, exe), args...)
-	cmd := exec.Command(mpirun, full...)
-	cmd.Dir = filepath.Dir(exe)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	// Tasks that outlive a killed mpirun must not hold the test up.
-	cmd.WaitDelay = 5 * time.Second
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case err := <-done:
-		return runOutput{stdout.Bytes(), stderr.Bytes()}, err
-	case <-time.After(timeout):
-		// mpirun passes SIGTERM on to the tasks it started; then anything
-		// left in its process group is killed.
-		syscall.Kill(cmd.Process.Pid, syscall.SIGTERM)
-		select {
-		case <-done:
-		case <-time.After(3 * time.Second):
-			syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-			<-done
-		}
-		return runOutput{stdout.Bytes(), stderr.Bytes()}, context.DeadlineExceeded
-	}
-}
-
-func lines(s string) []string {
-	var out []string
-	for _, l := range strings.Split(s, "\n") {
-		if l != "" {
-			out = append(out, l)
-		}
-	}
-	slices.Sort(out)
-	return out
-}
-
-func readLog(t *testing.T, path string) *logfile.File {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	lf, err := logfile.Read(f)
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	return lf
-}
-
-func footer(f *logfile.File, key string) string {
-	for _, kv := range f.Footer {
-		if kv.Key == key {
-			return kv.Value
-		}
-	}
-	return ""
 }
 
 func headers(f *logfile.File) []string {

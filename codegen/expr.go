@@ -407,7 +407,11 @@ func (g *gen) re(r ir.Rel, fl bool) cexpr {
 		if r.Odd {
 			op = "!="
 		}
-		return infix(infix(atom(ti(r.X)), "&", atom("1"), precBitAnd), op, atom("0"), precEq)
+		x := g.ie(r.X) // a compound operand keeps its parentheses: (x | y) & 1
+		if fl {
+			x = atom(g.trunc(r.X))
+		}
+		return infix(infix(x, "&", atom("1"), precBitAnd), op, atom("0"), precEq)
 	case *ir.InInterval:
 		x := val(r.X)
 		s := infix(infix(val(r.Lo), "<=", x, precRel), "&&", infix(x, "<=", val(r.Hi), precRel), precAnd)

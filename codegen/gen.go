@@ -174,6 +174,17 @@ func (g *gen) line(format string, args ...any) {
 	g.out.WriteByte('\n')
 }
 
+// declare writes the declaration of a program variable bound to value,
+// with an optional comment. A program may bind a variable it never reads
+// (coNCePTuaL merely warns), so a (void) use keeps the C free of
+// -Wunused-variable warnings.
+func (g *gen) declare(name, value, comment string) {
+	if comment != "" {
+		comment = " /* " + comment + " */"
+	}
+	g.line("int64_t %s = %s; (void)%s;%s", name, value, name, comment)
+}
+
 // open writes a line ending a block opener and indents.
 func (g *gen) open(format string, args ...any) {
 	if format == "" {

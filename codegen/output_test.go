@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/parley-hpc/parley/internal/mpitest"
 	"github.com/parley-hpc/parley/interp"
 	"github.com/parley-hpc/parley/logfile"
 	"github.com/parley-hpc/parley/netmodel"
@@ -20,7 +21,7 @@ import (
 // comma, a backslash, a tab and a byte that is not UTF-8, read back
 // through the logfile package.
 func TestCompiledOutputIntact(t *testing.T) {
-	mpicc, mpirun := mpiTools(t)
+	mpicc, mpirun := mpitest.Tools(t)
 	long := strings.Repeat("0123456789", 10_000) + "\xff"
 	const heading = "a\nb\"c,d\\e\tf\xff"
 	src := fmt.Sprintf(`n IS "a parameter\nover two lines" AND COMES FROM "--n" OR "-n" WITH DEFAULT 3.
@@ -28,13 +29,13 @@ TASK 0 OUTPUTS "%s" AND num_tasks.
 ALL TASKS LOG 1 AS "a\nb\"c,d\\e\tf`+"\xff"+`" AND num_tasks AS "next".
 ASSERT THAT "a message\nwith a newline" WITH n = 3.`, long)
 	dir := t.TempDir()
-	p := build(t, "intact.parley", []byte(src))
-	exe := compile(t, mpicc, dir, p)
-	out, err := mpiRun(t, mpirun, exe, 2, []string{"--logfile", filepath.Join(dir, "real-%d.log")}, 60*time.Second)
+	p := mpitest.Build(t, "intact.parley", []byte(src))
+	exe := mpitest.Compile(t, mpicc, dir, p)
+	out, err := mpitest.Run(t, mpirun, exe, 2, []string{"--logfile", filepath.Join(dir, "real-%d.log")}, 60*time.Second)
 	if err != nil {
-		t.Fatalf("%v\n%s", err, out.stderr)
+		t.Fatalf("%v\n%s", err, out.Stderr)
 	}
-	if got, want := string(out.stdout), long+"2\n"; got != want {
+	if got, want := string(out.Stdout), long+"2\n"; got != want {
 		t.Errorf("OUTPUTS line of %d bytes, want %d (starts %.40q, ends %q)", len(got), len(want), got, got[max(0, len(got)-40):])
 	}
 
@@ -85,16 +86,16 @@ ASSERT THAT "a message\nwith a newline" WITH n = 3.`, long)
 // TestCompiledLogTemplate: a --logfile template that would format
 // anything but the rank is refused.
 func TestCompiledLogTemplate(t *testing.T) {
-	mpicc, mpirun := mpiTools(t)
+	mpicc, mpirun := mpitest.Tools(t)
 	dir := t.TempDir()
-	exe := compile(t, mpicc, dir, build(t, "t.parley", []byte(`ALL TASKS LOG 1 AS "x".`)))
+	exe := mpitest.Compile(t, mpicc, dir, mpitest.Build(t, "t.parley", []byte(`ALL TASKS LOG 1 AS "x".`)))
 	for _, tmpl := range []string{"log-%s.log", "log-%d-%d.log", "log-%d%"} {
-		out, err := mpiRun(t, mpirun, exe, 1, []string{"--logfile", filepath.Join(dir, tmpl)}, 60*time.Second)
-		if err == nil || !strings.Contains(string(out.stderr), "the template needs one %d") {
+		out, err := mpitest.Run(t, mpirun, exe, 1, []string{"--logfile", filepath.Join(dir, tmpl)}, 60*time.Second)
+		if err == nil || !strings.Contains(string(out.Stderr), "the template needs one %d") {
 			t.Errorf("--logfile %s: %v\n%s", tmpl, err, out)
 		}
 	}
-	if out, err := mpiRun(t, mpirun, exe, 1, []string{"--logfile", filepath.Join(dir, "100%%-%d.log")}, 60*time.Second); err != nil {
+	if out, err := mpitest.Run(t, mpirun, exe, 1, []string{"--logfile", filepath.Join(dir, "100%%-%d.log")}, 60*time.Second); err != nil {
 		t.Errorf("--logfile 100%%%%-%%d.log: %v\n%s", err, out)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "100%-0.log")); err != nil {

@@ -136,7 +136,7 @@ func (g *gen) repeat(r *ir.Repeat) {
 func (g *gen) binding(b *ir.Binding) {
 	switch {
 	case b.Value != nil:
-		g.line("int64_t %s = %s;", g.slotNames[b.Slot], g.intExpr(b.Value))
+		g.declare(g.slotNames[b.Slot], g.intExpr(b.Value), "")
 	case b.Random != nil:
 		r := b.Random
 		x, y, but := "0", "0", "0"
@@ -151,7 +151,7 @@ func (g *gen) binding(b *ir.Binding) {
 		}
 		kind := map[lang.RandomKind]int{lang.RandomAny: 0, lang.RandomOtherThan: 1, lang.RandomLessThan: 2,
 			lang.RandomGreaterThan: 3, lang.RandomIn: 4}[r.Kind]
-		g.line("int64_t %s = pr_random_task(%d, %s, %s, %d, %s); /* -1 if no task qualifies */", g.slotNames[b.Slot], kind, x, y, b2i(r.ButNot != nil), but)
+		g.declare(g.slotNames[b.Slot], fmt.Sprintf("pr_random_task(%d, %s, %s, %d, %s)", kind, x, y, b2i(r.ButNot != nil), but), "-1 if no task qualifies")
 	}
 	// A task group needs no variable: uses refer to its definition.
 }
@@ -173,7 +173,7 @@ func (g *gen) forEach(ranges []ir.Range, v string, body func()) {
 		g.fill(r, vals)
 	}
 	g.open("for (size_t %s = 0; %s < %s.n; %s++)", k, k, vals, k)
-	g.line("int64_t %s = %s.v[%s];", v, vals, k)
+	g.declare(v, vals+".v["+k+"]", "")
 	body()
 	g.close()
 	g.line("pr_vals_free(&%s);", vals)
@@ -260,7 +260,7 @@ func (g *gen) ifMember(s *ir.TaskSet, task, other string, body func()) {
 	bind := func() bool {
 		if s.Slot >= 0 && g.slotNames[s.Slot] != task {
 			g.open("")
-			g.line("int64_t %s = %s;", g.slotNames[s.Slot], task)
+			g.declare(g.slotNames[s.Slot], task, "")
 			return true
 		}
 		return false
@@ -331,7 +331,7 @@ func (g *gen) forMembers(s *ir.TaskSet, other, base string, body func(v string))
 	case ir.GroupSet:
 		g.forMembers(s.Group, other, base, func(v string) {
 			if s.Slot >= 0 && g.slotNames[s.Slot] != v {
-				g.line("int64_t %s = %s;", g.slotNames[s.Slot], v)
+				g.declare(g.slotNames[s.Slot], v, "")
 				body(g.slotNames[s.Slot])
 				return
 			}
@@ -754,7 +754,7 @@ func (g *gen) vSizes(m *ir.Message, members string, from, to *ir.TaskSet) string
 	v, tmp := g.setVar(from, "t")
 	g.open("for (int64_t %s = 0; %s < num_tasks; %s++)", v, v, v)
 	if to.Slot >= 0 && g.slotNames[to.Slot] != v {
-		g.line("int64_t %s = %s;", g.slotNames[to.Slot], v)
+		g.declare(g.slotNames[to.Slot], v, "")
 	}
 	g.line("if (%s[%s]) %s[%s] = %s;", members, v, sizes, v, g.size(m.Size))
 	g.close()
@@ -771,7 +771,7 @@ func (g *gen) scatter(st *ir.Scatter) {
 	g.line("int64_t %s = %s;", root, g.intExpr(st.Root.X))
 	g.open("if (pr_is_task(%s))", root)
 	if st.Root.Slot >= 0 {
-		g.line("int64_t %s = %s;", g.slotNames[st.Root.Slot], root)
+		g.declare(g.slotNames[st.Root.Slot], root, "")
 	}
 	members := g.group(st.Targets, 0, root, root, "group")
 	sizes := g.vSizes(st.Msg, members, st.Root, st.Targets)
@@ -857,7 +857,7 @@ func (g *gen) exchange(st *ir.Exchange) {
 	pair := func(from, to, into string) {
 		g.open("")
 		if st.Tasks.Slot >= 0 {
-			g.line("int64_t %s = %s;", g.slotNames[st.Tasks.Slot], from)
+			g.declare(g.slotNames[st.Tasks.Slot], from, "")
 		}
 		g.ifMember(st.Peers, to, from, func() { g.line("%s[%s] = %s;", into, v, g.size(st.Msg.Size)) })
 		g.close()

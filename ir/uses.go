@@ -4,141 +4,149 @@ import "slices"
 
 // Uses reports which variable slots the given nodes read, and whether they
 // read anything that can differ between tasks or between evaluations: a
-// counter, MY TASK, FILE_DATA or a random function. Nodes may be Expr, Rel,
-// Range, *TaskSet, *Message, *Size or *ReduceMsg; nil nodes are skipped. Callers
-// use it to tell when two evaluations must agree, e.g. to cache a
-// statement's communication pattern.
+// counter, MY TASK, FILE_DATA or a random function. Nodes are as for
+// Inspect. Callers use it to tell when two evaluations must agree, e.g. to
+// cache a statement's communication pattern.
 func Uses(nodes ...any) (slots []int, dynamic bool) {
-	u := &uses{}
+	Inspect(func(e Expr) {
+		switch e := e.(type) {
+		case *Var:
+			slots = append(slots, e.Slot)
+		case *CounterRef, *MyTask, *FileData:
+			dynamic = true
+		case *Call:
+			if e.Func.IsRandom() {
+				dynamic = true
+			}
+		}
+	}, nodes...)
+	slices.Sort(slots)
+	return slices.Compact(slots), dynamic
+}
+
+// Inspect calls f for every expression the given nodes hold, outer
+// expressions before their operands. Nodes may be Expr, Rel, Range,
+// *TaskSet, *Message, *Size or *ReduceMsg; nil nodes are skipped.
+func Inspect(f func(Expr), nodes ...any) {
+	in := inspector(f)
 	for _, n := range nodes {
-		u.node(n)
+		in.node(n)
 	}
-	slices.Sort(u.slots)
-	return slices.Compact(u.slots), u.dynamic
 }
 
-type uses struct {
-	slots   []int
-	dynamic bool
-}
+type inspector func(Expr)
 
-func (u *uses) node(n any) {
+func (in inspector) node(n any) {
 	switch n := n.(type) {
 	case nil:
 	case Expr:
-		u.expr(n)
+		in.expr(n)
 	case Rel:
-		u.rel(n)
+		in.rel(n)
 	case Range:
-		u.rangeExpr(n)
+		in.rangeExpr(n)
 	case *TaskSet:
-		u.tasks(n)
+		in.tasks(n)
 	case *Message:
 		if n != nil {
-			u.exprs(n.Count, n.Tag, n.Buffer)
-			u.sizes(n.Size, n.AlignSize, n.BufferOffs)
+			in.exprs(n.Count, n.Tag, n.Buffer)
+			in.sizes(n.Size, n.AlignSize, n.BufferOffs)
 		}
 	case *Size:
-		u.sizes(n)
+		in.sizes(n)
 	case *ReduceMsg:
 		if n != nil {
-			u.exprs(n.Count, n.Tag, n.Buffer)
-			u.sizes(n.AlignSize, n.BufferOffs)
+			in.exprs(n.Count, n.Tag, n.Buffer)
+			in.sizes(n.AlignSize, n.BufferOffs)
 		}
 	}
 }
 
-func (u *uses) exprs(es ...Expr) {
+func (in inspector) exprs(es ...Expr) {
 	for _, e := range es {
 		if e != nil {
-			u.expr(e)
+			in.expr(e)
 		}
 	}
 }
 
-func (u *uses) sizes(ss ...*Size) {
+func (in inspector) sizes(ss ...*Size) {
 	for _, s := range ss {
 		if s != nil && s.Amount != nil {
-			u.expr(s.Amount)
+			in.expr(s.Amount)
 		}
 	}
 }
 
-func (u *uses) expr(e Expr) {
+func (in inspector) expr(e Expr) {
+	in(e)
 	switch e := e.(type) {
-	case *Var:
-		u.slots = append(u.slots, e.Slot)
-	case *CounterRef, *MyTask, *FileData:
-		u.dynamic = true
 	case *Unary:
-		u.expr(e.X)
+		in.expr(e.X)
 	case *Binary:
-		u.expr(e.X)
-		u.expr(e.Y)
+		in.expr(e.X)
+		in.expr(e.Y)
 	case *Cond:
-		u.expr(e.Then)
-		u.rel(e.Cond)
-		u.expr(e.Else)
+		in.expr(e.Then)
+		in.rel(e.Cond)
+		in.expr(e.Else)
 	case *Call:
-		if e.Func.IsRandom() {
-			u.dynamic = true
-		}
-		u.exprs(e.Args...)
+		in.exprs(e.Args...)
 	case *Mesh:
-		u.exprs(e.Dims[0], e.Dims[1], e.Dims[2], e.Task, e.Offsets[0], e.Offsets[1], e.Offsets[2], e.Arg)
+		in.exprs(e.Dims[0], e.Dims[1], e.Dims[2], e.Task, e.Offsets[0], e.Offsets[1], e.Offsets[2], e.Arg)
 	}
 }
 
-func (u *uses) rel(r Rel) {
+func (in inspector) rel(r Rel) {
 	switch r := r.(type) {
 	case *Compare:
-		u.expr(r.X)
-		u.expr(r.Y)
+		in.expr(r.X)
+		in.expr(r.Y)
 	case *Parity:
-		u.expr(r.X)
+		in.expr(r.X)
 	case *InInterval:
-		u.exprs(r.X, r.Lo, r.Hi)
+		in.exprs(r.X, r.Lo, r.Hi)
 	case *InRanges:
-		u.expr(r.X)
+		in.expr(r.X)
 		for _, rg := range r.Ranges {
-			u.rangeExpr(rg)
+			in.rangeExpr(rg)
 		}
 	case *Logic:
-		u.rel(r.X)
-		u.rel(r.Y)
+		in.rel(r.X)
+		in.rel(r.Y)
 	}
 }
 
-func (u *uses) rangeExpr(r Range) {
+func (in inspector) rangeExpr(r Range) {
 	switch r := r.(type) {
 	case *ListRange:
-		u.exprs(r.Items...)
+		in.exprs(r.Items...)
 	case *ProgRange:
-		u.exprs(r.Initial...)
-		u.expr(r.Final)
+		in.exprs(r.Initial...)
+		in.expr(r.Final)
 	case *CompRange:
 		for _, g := range r.Gens {
 			for _, rg := range g.Ranges {
-				u.rangeExpr(rg)
+				in.rangeExpr(rg)
 			}
 		}
-		u.expr(r.Expr)
+		in.expr(r.Expr)
 		if r.Where != nil {
-			u.rel(r.Where)
+			in.rel(r.Where)
 		}
 	}
 }
 
-func (u *uses) tasks(s *TaskSet) {
+func (in inspector) tasks(s *TaskSet) {
 	if s == nil {
 		return
 	}
-	u.exprs(s.X)
+	in.exprs(s.X)
 	if s.Cond != nil {
-		u.rel(s.Cond)
+		in.rel(s.Cond)
 	}
 	for _, r := range s.Ranges {
-		u.rangeExpr(r)
+		in.rangeExpr(r)
 	}
-	u.tasks(s.Group)
+	in.tasks(s.Group)
 }
