@@ -273,7 +273,7 @@ func split(g *wgraph, where []int32) (*wgraph, *wgraph) {
 		for p := g.xadj[v]; p < g.xadj[v+1]; p++ {
 			if u := g.adj[p]; where[u] == where[v] {
 				sg.adj = append(sg.adj, rename[u])
-				sg.adjw = append(sg.adjw, g.adjw[p])
+				sg.adjw = append(sg.adjw, g.ew(p))
 			}
 		}
 		sg.xadj = append(sg.xadj, int32(len(sg.adj)))
@@ -309,9 +309,9 @@ func newTwoWay(g *wgraph, where []int32, frac0 float64, ub float64) *twoWay {
 		var id, ed int64
 		for p := g.xadj[v]; p < g.xadj[v+1]; p++ {
 			if where[g.adj[p]] == s {
-				id += g.adjw[p]
+				id += g.ew(p)
 			} else {
-				ed += g.adjw[p]
+				ed += g.ew(p)
 			}
 		}
 		tw.id[v], tw.ed[v] = id, ed
@@ -354,7 +354,7 @@ func (tw *twoWay) move(v int32, touch func(u int32)) {
 	tw.updateBoundary(v)
 	for p := g.xadj[v]; p < g.xadj[v+1]; p++ {
 		u := g.adj[p]
-		w := g.adjw[p]
+		w := g.ew(p)
 		if tw.where[u] == to {
 			tw.id[u] += w
 			tw.ed[u] -= w

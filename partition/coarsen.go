@@ -83,8 +83,8 @@ func matching(g *wgraph, maxvw float64, r *rng) []int32 {
 			maxw := int64(-1)
 			for p := g.xadj[v]; p < g.xadj[v+1]; p++ {
 				u := g.adj[p]
-				if match[u] < 0 && g.adjw[p] > maxw && float64(g.vw[v]+g.vw[u]) <= maxvw {
-					best, maxw = u, g.adjw[p]
+				if match[u] < 0 && g.ew(p) > maxw && float64(g.vw[v]+g.vw[u]) <= maxvw {
+					best, maxw = u, g.ew(p)
 				}
 			}
 			if best == v && 2*float64(g.vw[v]) < maxvw {
@@ -274,29 +274,27 @@ func contract(g *wgraph, match []int32) *wgraph {
 	}
 	g.cmap = cmap
 	c := &wgraph{n: int(cn), xadj: make([]int32, cn+1), vw: make([]int64, cn), tvw: g.tvw}
-	// Build into scratch sized for the worst case, then copy out exactly.
-	sadj := make([]int32, len(g.adj))
-	sadjw := make([]int64, len(g.adj))
+	// A coarse vertex has at most the entries of its members, less the two
+	// for the edge joining them: allocate that bound, which is not far
+	// above what is used, rather than build in scratch and copy.
+	bound := len(g.adj)
+	for v := int32(0); int(v) < n; v++ {
+		if u := match[v]; u > v {
+			for p := g.xadj[v]; p < g.xadj[v+1]; p++ {
+				if g.adj[p] == u {
+					bound -= 2
+					break
+				}
+			}
+		}
+	}
+	adj := make([]int32, bound)
+	adjw := make([]int64, bound)
 	slot := make([]int32, cn) // where coarse neighbour x sits in the current list, or -1
 	for i := range slot {
 		slot[i] = -1
 	}
 	nnz := int32(0)
-	add := func(cv int32, v int32) {
-		for p := g.xadj[v]; p < g.xadj[v+1]; p++ {
-			cx := cmap[g.adj[p]]
-			if cx == cv {
-				continue
-			}
-			if s := slot[cx]; s >= 0 {
-				sadjw[s] += g.adjw[p]
-			} else {
-				slot[cx] = nnz
-				sadj[nnz], sadjw[nnz] = cx, g.adjw[p]
-				nnz++
-			}
-		}
-	}
 	for v := int32(0); int(v) < n; v++ {
 		u := match[v]
 		if u < v {
@@ -305,17 +303,32 @@ func contract(g *wgraph, match []int32) *wgraph {
 		cv := cmap[v]
 		begin := nnz
 		c.vw[cv] = g.vw[v]
-		add(cv, v)
 		if u != v {
 			c.vw[cv] += g.vw[u]
-			add(cv, u)
+		}
+		for x := v; ; x = u {
+			for p := g.xadj[x]; p < g.xadj[x+1]; p++ {
+				cx := cmap[g.adj[p]]
+				if cx == cv {
+					continue
+				}
+				if s := slot[cx]; s >= 0 {
+					adjw[s] += g.ew(p)
+				} else {
+					slot[cx] = nnz
+					adj[nnz], adjw[nnz] = cx, g.ew(p)
+					nnz++
+				}
+			}
+			if x == u {
+				break
+			}
 		}
 		for p := begin; p < nnz; p++ {
-			slot[sadj[p]] = -1
+			slot[adj[p]] = -1
 		}
 		c.xadj[cv+1] = nnz
 	}
-	c.adj = slices.Clone(sadj[:nnz])
-	c.adjw = slices.Clone(sadjw[:nnz])
+	c.adj, c.adjw = adj[:nnz:nnz], adjw[:nnz:nnz]
 	return c
 }

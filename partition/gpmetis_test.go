@@ -83,7 +83,10 @@ func balanceOf(g *Graph, part []int32, k int) float64 {
 	pw := make([]int64, k)
 	var tvw int64
 	for v, p := range part {
-		w := g.vertexWeight(v)
+		w := int64(1)
+		if g.VW != nil {
+			w = g.VW[v]
+		}
 		pw[p] += w
 		tvw += w
 	}

@@ -181,6 +181,9 @@ func (g *Graph) check(base int) (v int, msg string) {
 			return ownerOf(g.XAdj, p), "the edge weights add up to more than 2^53; scale them down"
 		}
 	}
+	if sortedSymmetric(g) {
+		return -1, ""
+	}
 	// The transpose (who lists u, with which weight) built by counting sort;
 	// then u's own list must be the same set with the same weights.
 	cnt := make([]int32, n+1)
@@ -264,6 +267,44 @@ func (g *Graph) check(base int) (v int, msg string) {
 	return -1, ""
 }
 
+// sortedSymmetric is check's fast path for the common case of neighbour
+// lists in increasing order (as FromEdges makes them): it reports whether
+// the lists are strictly increasing, in range, free of self loops and
+// symmetric with equal weights, in one sweep and one array. Visiting the
+// vertices in order, the entries u -> v with u < v arrive in increasing u,
+// which is the order of the entries below v in v's sorted list; next[v]
+// walks that part of v's list. Any fault sends check to its slow path,
+// which says what the fault is.
+func sortedSymmetric(g *Graph) bool {
+	n := len(g.XAdj) - 1
+	next := make([]int32, n)
+	copy(next, g.XAdj[:n])
+	for u := 0; u < n; u++ {
+		lo, hi := g.XAdj[u], g.XAdj[u+1]
+		prev := int32(-1)
+		for p := lo; p < hi; p++ {
+			v := g.Adj[p]
+			if v <= prev || v < 0 || int(v) >= n || int(v) == u {
+				return false
+			}
+			prev = v
+			if int(v) < u {
+				// Must have been matched from v's side already.
+				if p >= next[u] {
+					return false
+				}
+				continue
+			}
+			q := next[v]
+			if q >= g.XAdj[v+1] || int(g.Adj[q]) != u || (g.AdjW != nil && g.AdjW[q] != g.AdjW[p]) {
+				return false
+			}
+			next[v]++
+		}
+	}
+	return true
+}
+
 // ownerOf returns the vertex whose neighbour list holds adjacency entry p.
 func ownerOf(xadj []int32, p int) int {
 	lo, hi := 0, len(xadj)-1 // xadj[lo] <= p < xadj[hi]
@@ -291,11 +332,7 @@ func (g *Graph) Cut(part []int32) int64 {
 		pv := part[v]
 		for p := g.XAdj[v]; p < g.XAdj[v+1]; p++ {
 			if u := g.Adj[p]; int(u) > v && part[u] != pv {
-				if g.AdjW != nil {
-					cut += g.AdjW[p]
-				} else {
-					cut++
-				}
+				cut += g.edgeWeight(p)
 			}
 		}
 	}
@@ -308,12 +345,4 @@ func (g *Graph) edgeWeight(p int32) int64 {
 		return 1
 	}
 	return g.AdjW[p]
-}
-
-// vertexWeight is the weight of vertex v.
-func (g *Graph) vertexWeight(v int) int64 {
-	if g.VW == nil {
-		return 1
-	}
-	return g.VW[v]
 }

@@ -61,14 +61,35 @@ func KWay(g *Graph, k int, opts Options) (part []int32, cut int64, err error) {
 		return part, g.Cut(part), nil
 	}
 	r := &rng{s: opts.Seed}
-	where := kway(newWGraph(g), k, 1+imb, r)
-	copy(part, where)
-	return part, g.Cut(part), nil
+	wg := newWGraph(g)
+	ub := 1 + imb
+	// Small graphs get several complete runs, the best kept: a run's cut
+	// varies by several percent with the random choices, and on small
+	// graphs more runs cost little.
+	runs := min(max(runWork/(n+len(g.Adj)), 1), maxRuns)
+	work := newRefineWork(n, k)
+	var best *kwayState
+	for t := 0; t < runs; t++ {
+		s := kway(wg, k, ub, r, work)
+		if best == nil || s.betterThan(best, ub) {
+			best = s
+		}
+	}
+	copy(part, best.where)
+	return part, best.cut, nil
 }
+
+const (
+	// runWork and maxRuns set the number of complete runs KWay makes: as
+	// many as fit in runWork vertices plus adjacency entries, at most
+	// maxRuns. Graphs of over a million entries get one.
+	runWork = 2000000
+	maxRuns = 4
+)
 
 // kway is KWay's multilevel scheme (METIS's MlevelKWayPartitioning) for
 // 2 <= k < g.n, with balance limit ub times the average part weight.
-func kway(g *wgraph, k int, ub float64, r *rng) []int32 {
+func kway(g *wgraph, k int, ub float64, r *rng, work *refineWork) *kwayState {
 	// Coarsen until about 20 log2(k) vertices remain per part, or at
 	// least 30 per part (METIS 5.1's choice); a graph that small already
 	// is not coarsened.
@@ -90,19 +111,21 @@ func kway(g *wgraph, k int, ub float64, r *rng) []int32 {
 	b := &bisector{r: r, ub: min(ub, math.Pow(ub, 1/math.Log(float64(k)))), tries: tries}
 	b.partition(c, k, where, 0)
 
-	// Uncoarsening: refine every level, and rebalance once half the levels
-	// are done if the partition is more than 2% beyond the limit.
-	s := newKwayState(c, k, where)
+	// Uncoarsening: at every level, greedy refinement and then FM, after
+	// rebalancing if half the levels are done and the partition is more
+	// than 2% beyond the limit.
+	s := newKwayState(c, k, where, work)
 	nlevels := len(levels) - 1
-	for i := 0; ; i++ {
-		if 2*i >= nlevels && s.imbalance()-ub > 0.02 {
+	for l := nlevels; ; l-- {
+		if 2*(nlevels-l) >= nlevels && s.imbalance()-ub > 0.02 {
 			s.greedy(1, ub, true, r)
 		}
 		s.greedy(refineIters, ub, false, r)
-		if s.g == g {
+		s.fm(fmIters, ub, r)
+		if l == 0 {
 			break
 		}
-		s = s.project(levels[nlevels-i-1])
+		s = s.project(levels[l-1])
 	}
 	if s.imbalance() > ub {
 		s.greedy(1, ub, true, r)
@@ -112,5 +135,5 @@ func kway(g *wgraph, k int, ub float64, r *rng) []int32 {
 		s.forceBalance(ub * float64(g.tvw) / float64(k))
 		s.greedy(refineIters, ub, false, r)
 	}
-	return s.where
+	return s
 }

@@ -9,7 +9,7 @@ type wgraph struct {
 	n    int
 	xadj []int32
 	adj  []int32
-	adjw []int64
+	adjw []int64 // nil: all 1 (only ever the input graph's)
 	vw   []int64
 	tvw  int64
 	// cmap maps each vertex to its vertex in the next coarser graph; set
@@ -20,19 +20,15 @@ type wgraph struct {
 	label []int32
 }
 
-// newWGraph copies g's structure (shared, not copied: it is never written)
-// and fills in unit weights where g has none.
+// newWGraph makes g's working form, sharing its slices (they are never
+// written) and filling in unit vertex weights where g has none. Missing
+// edge weights stay missing: for a large unweighted graph, an array of ones
+// would be the biggest allocation of the whole run.
 func newWGraph(g *Graph) *wgraph {
 	n := g.N()
 	w := &wgraph{n: n, xadj: g.XAdj, adj: g.Adj, adjw: g.AdjW, vw: g.VW}
 	if n == 0 {
 		w.xadj = []int32{0}
-	}
-	if w.adjw == nil {
-		w.adjw = make([]int64, len(g.Adj))
-		for i := range w.adjw {
-			w.adjw[i] = 1
-		}
 	}
 	if w.vw == nil {
 		w.vw = make([]int64, n)
@@ -47,6 +43,14 @@ func newWGraph(g *Graph) *wgraph {
 }
 
 func (g *wgraph) degree(v int32) int32 { return g.xadj[v+1] - g.xadj[v] }
+
+// ew is the weight of adjacency entry p.
+func (g *wgraph) ew(p int32) int64 {
+	if g.adjw == nil {
+		return 1
+	}
+	return g.adjw[p]
+}
 
 // rng is a splitmix64 generator: small, fast, and fixed, so a partition
 // depends on Options.Seed alone and not on the Go release.
