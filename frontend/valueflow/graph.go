@@ -98,28 +98,37 @@ func (g *graph) findSingletons() {
 		deg[e.U]++
 		deg[e.V]++
 	}
-	// The distribution is that of the vertices that exchange values at
-	// all: the isolated ones (index arrays, which only steer addresses)
-	// would pull the centroid to 0 and make every connected vertex a
-	// singleton.
-	var connected []int64
-	var sum int64
-	for _, d := range deg {
+	// The centroid is that of the vertices that exchange values at all
+	// (isolated ones, index arrays that only steer addresses, would pull
+	// it to 0), each counted by its weight, the work of computing it: the
+	// typical vertex is where the computation is. Counted one per vertex,
+	// the set-up values of a sparse code (column indices, matrix entries,
+	// each read by one row) outnumber the rows and pull the centroid to 1
+	// or 2, which makes every row with 20 neighbours a singleton.
+	type dw struct{ d, w int64 }
+	var connected []dw
+	var wsum, dsum int64
+	for v, d := range deg {
 		if d > 0 {
-			connected = append(connected, d)
-			sum += d
+			w := max(g.weight[v], 1)
+			connected = append(connected, dw{d, w})
+			wsum += w
+			dsum += d * w
 		}
 	}
-	if len(connected) == 0 {
+	c := len(connected)
+	if c == 0 {
 		return
 	}
-	slices.Sort(connected)
-	c := len(connected)
-	median := float64(connected[c/2])
-	if c%2 == 0 {
-		median = float64(connected[c/2-1]+connected[c/2]) / 2
+	slices.SortFunc(connected, func(x, y dw) int { return int(x.d - y.d) })
+	var median float64
+	for i, acc := 0, int64(0); i < c; i++ {
+		if acc += connected[i].w; 2*acc >= wsum {
+			median = float64(connected[i].d)
+			break
+		}
 	}
-	centroid := min(float64(sum)/float64(c), median)
+	centroid := min(float64(dsum)/float64(wsum), median)
 	for v, d := range deg {
 		var distance, density float64
 		if float64(d) > centroid {
@@ -171,34 +180,45 @@ func (g *graph) partitionFor(k int) (part []int32, cut int64, err error) {
 	return part, cut, nil
 }
 
+// taskSet is a set of tasks as far as the estimate needs to know it: empty
+// (first < 0), one task, or several.
+type taskSet struct {
+	first int32
+	many  bool
+}
+
+var noTasks = taskSet{first: -1}
+
+func (s *taskSet) add(t int32) {
+	switch {
+	case s.first < 0:
+		s.first = t
+	case s.first != t:
+		s.many = true
+	}
+}
+
+func (s *taskSet) union(o taskSet) {
+	if o.first >= 0 {
+		s.add(o.first)
+	}
+	s.many = s.many || o.many
+}
+
 // singletonUse gathers, for one value of a singleton vertex, the tasks
-// that compute its sources and the tasks that use it.
+// whose values flow into it, the tasks that read it, and the earlier
+// values of the same vertex it is computed from: the running partial
+// results of an accumulation (a histogram bin, a sum), which each task
+// keeps locally for its own contributions.
 type singletonUse struct {
-	from, to         int32 // first task seen; -1 none
-	manyFrom, manyTo bool
-}
-
-// usedEverywhere records a use by another singleton, which every task
-// computes with its own copy.
-func (s *singletonUse) usedEverywhere() {
-	s.manyTo = true
-	s.to = max(s.to, 0)
-}
-
-func (s *singletonUse) addFrom(t int32) {
-	if s.from < 0 {
-		s.from = t
-	} else if s.from != t {
-		s.manyFrom = true
-	}
-}
-
-func (s *singletonUse) addTo(t int32) {
-	if s.to < 0 {
-		s.to = t
-	} else if s.to != t {
-		s.manyTo = true
-	}
+	from, to taskSet
+	prev     []uint32
+	// updated: a later value of the vertex is computed from this one.
+	updated bool
+	// contrib is the tasks contributing to it through its unpublished
+	// partials too; set once resolved.
+	contrib  taskSet
+	resolved bool
 }
 
 // estimate is Algorithm 4 for k tasks: the chains whose ends are on
@@ -206,6 +226,14 @@ func (s *singletonUse) addTo(t int32) {
 // sink, once per value and destination (redundant transfers pruned, as a
 // task keeps what it has received); singleton values become collectives;
 // output values go to task 0, which prints.
+//
+// A singleton vertex is replicated: each task keeps a copy and updates it
+// with its own contributions, so only its values that something reads are
+// exchanged (published), not the partial results in between. A published
+// value combined from several tasks' contributions is all-reduced (read
+// by several tasks) or reduced (read by one); one computed from a single
+// task's values is broadcast, or sent to its one reader; one computed
+// from replicated data only is computed by every task and costs nothing.
 func (g *graph) estimate(sh *shadow, k int) (Result, error) {
 	part, cut, err := g.partitionFor(k)
 	if err != nil {
@@ -219,11 +247,12 @@ func (g *graph) estimate(sh *shadow, k int) (Result, error) {
 		}
 		return 0
 	}
+	printerFirst(part, k, sh, owner)
 	uses := map[uint32]*singletonUse{}
 	useOf := func(v uint32) *singletonUse {
 		u := uses[v]
 		if u == nil {
-			u = &singletonUse{from: -1, to: -1}
+			u = &singletonUse{from: noTasks, to: noTasks}
 			uses[v] = u
 		}
 		return u
@@ -232,22 +261,26 @@ func (g *graph) estimate(sh *shadow, k int) (Result, error) {
 	need := func(src uint32, dst int32) {
 		switch ps := owner(src); {
 		case ps < 0:
-			useOf(src).addTo(dst)
+			useOf(src).to.add(dst)
 		case ps != dst:
 			transfers = append(transfers, uint64(src)<<32|uint64(dst))
 		}
 	}
 	for _, f := range sh.flows {
-		pd := owner(f.dst)
-		if pd < 0 {
-			if ps := owner(f.src); ps >= 0 {
-				useOf(f.dst).addFrom(ps)
-			} else {
-				useOf(f.src).usedEverywhere()
-			}
-			continue
+		switch pd, ps := owner(f.dst), owner(f.src); {
+		case pd >= 0:
+			need(f.src, pd)
+		case ps >= 0:
+			useOf(f.dst).from.add(ps)
+		case g.vertexOf(sh, f.src) == g.vertexOf(sh, f.dst):
+			u := useOf(f.dst)
+			u.prev = append(u.prev, f.src)
+			useOf(f.src).updated = true
+		default:
+			// Another singleton reads it, and every task computes that.
+			useOf(f.src).to.many = true
+			useOf(f.src).to.add(0)
 		}
-		need(f.src, pd)
 	}
 	for _, v := range sh.outputs {
 		need(v, 0)
@@ -271,30 +304,37 @@ func (g *graph) estimate(sh *shadow, k int) (Result, error) {
 			continue
 		}
 		u := uses[v]
+		c := noTasks
+		if u != nil {
+			c = contributors(uses, u)
+		}
 		b, w := int64(val.size), int64(max(val.ops, 1))
 		switch {
-		case k == 1 || u == nil || u.from < 0:
+		case k == 1 || c.first < 0:
 			// Computed from constants and other singletons: every task
 			// computes its own copy.
 			for t := range r.Work {
 				r.Work[t] += w
 			}
-		case !u.manyFrom:
-			r.Work[u.from] += w
-			if u.to >= 0 && (u.manyTo || u.to != u.from) {
-				r.BroadcastBytes[u.from] += b
+		case !c.many:
+			r.Work[c.first] += w
+			switch to := u.to; {
+			case to.many:
+				r.BroadcastBytes[c.first] += b
+			case to.first >= 0 && to.first != c.first:
+				r.PointToPoint[c.first][to.first] += b
 			}
 		default:
 			for t := range r.Work {
 				r.Work[t] += w / int64(k)
 			}
-			switch {
-			case u.manyTo:
+			switch to := u.to; {
+			case to.many:
 				r.AllreduceBytes += b
-			case u.to >= 0:
-				r.ReduceBytes[u.to] += b
-			default:
-				r.ReduceBytes[0] += b // computed and never read
+			case to.first >= 0:
+				r.ReduceBytes[to.first] += b
+			case !u.updated:
+				r.ReduceBytes[0] += b // the final result, never read
 			}
 		}
 	}
@@ -330,6 +370,70 @@ func (g *graph) estimate(sh *shadow, k int) (Result, error) {
 		r.MaxTaskBytes = max(r.MaxTaskBytes, row)
 	}
 	return r, nil
+}
+
+// printerFirst renumbers the parts so that task 0, which prints, is the
+// one that owns most of the output bytes: part numbers are arbitrary, and
+// the others would send task 0 what it prints.
+func printerFirst(part []int32, k int, sh *shadow, owner func(uint32) int32) {
+	out := make([]int64, k)
+	for _, v := range sh.outputs {
+		if t := owner(v); t >= 0 {
+			out[t] += int64(sh.vals[v].size)
+		}
+	}
+	best := int32(0)
+	for t, b := range out {
+		if b > out[best] {
+			best = int32(t)
+		}
+	}
+	if best == 0 {
+		return
+	}
+	for v, t := range part {
+		switch t {
+		case 0:
+			part[v] = best
+		case best:
+			part[v] = 0
+		}
+	}
+}
+
+// contributors resolves the tasks whose values flow into the value of u,
+// directly or through the earlier values of its vertex that nothing read
+// in between (a partial result stays on each task; a published one was
+// exchanged and starts afresh). Iterative: accumulation chains are as
+// long as the run.
+func contributors(uses map[uint32]*singletonUse, u *singletonUse) taskSet {
+	stack := []*singletonUse{u}
+	for len(stack) > 0 {
+		x := stack[len(stack)-1]
+		if x.resolved {
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		pending := false
+		for _, p := range x.prev {
+			if pu := uses[p]; pu.to.first < 0 && !pu.resolved {
+				stack = append(stack, pu)
+				pending = true
+			}
+		}
+		if pending {
+			continue
+		}
+		x.contrib = x.from
+		for _, p := range x.prev {
+			if pu := uses[p]; pu.to.first < 0 {
+				x.contrib.union(pu.contrib)
+			}
+		}
+		x.resolved = true
+		stack = stack[:len(stack)-1]
+	}
+	return u.contrib
 }
 
 func square(k int) [][]int64 {
