@@ -176,6 +176,44 @@ func init() {
 		externals[name] = extEntry{2, fn}
 		externals[name+"f"] = extEntry{2, fn}
 	}
+	// ldexp and scalbn scale by a power of two given as an integer.
+	for _, name := range []string{"ldexp", "ldexpf", "scalbn", "scalbnf", "llvm.ldexp"} {
+		externals[name] = extEntry{2, func(m *machine, x *extCall) error {
+			x.setFloat(math.Ldexp(x.float(0), int(x.int(1))), x.computed(0, 1))
+			return nil
+		}}
+	}
+	// frexp and modf return one part and store the other through a
+	// pointer: both are computed from the argument.
+	for _, name := range []string{"frexp", "frexpf"} {
+		externals[name] = extEntry{2, func(m *machine, x *extCall) error {
+			frac, exp := math.Frexp(x.float(0))
+			h := x.computed(0)
+			if err := m.storeComputed(x.arg(1), uint64(uint32(int32(exp))), 4, h); err != nil {
+				return fmt.Errorf("%s: %w", name, err)
+			}
+			x.setFloat(frac, h)
+			return nil
+		}}
+	}
+	externals["modf"] = extEntry{2, func(m *machine, x *extCall) error {
+		ip, frac := math.Modf(x.float(0))
+		h := x.computed(0)
+		if err := m.storeComputed(x.arg(1), math.Float64bits(ip), 8, h); err != nil {
+			return fmt.Errorf("modf: %w", err)
+		}
+		x.setFloat(frac, h)
+		return nil
+	}}
+	externals["modff"] = extEntry{2, func(m *machine, x *extCall) error {
+		ip, frac := math.Modf(x.float(0))
+		h := x.computed(0)
+		if err := m.storeComputed(x.arg(1), f32bits(float32(ip)), 4, h); err != nil {
+			return fmt.Errorf("modff: %w", err)
+		}
+		x.setFloat(frac, h)
+		return nil
+	}}
 	externals["llvm.pow"] = externals["pow"]
 	externals["llvm.copysign"] = externals["copysign"]
 	externals["llvm.minnum"] = externals["fmin"]

@@ -162,6 +162,18 @@ func (m *machine) writeWords(addr uint64, words ...uint64) error {
 	return nil
 }
 
+// storeComputed stores the n-byte datum v of taint h at addr, as the
+// program's own store would (frexp's exponent, modf's integer part).
+func (m *machine) storeComputed(addr, v, n uint64, h handle) error {
+	o, off, err := m.bytesAt(addr, n, "write")
+	if err != nil {
+		return err
+	}
+	putUint(o.data, int64(off), int64(n), v)
+	m.storeTaint(o, off, n, h)
+	return nil
+}
+
 // setEnd stores str+n through the char** end, unless end is null.
 func (m *machine) setEnd(end, str uint64, n int) error {
 	if end == 0 {

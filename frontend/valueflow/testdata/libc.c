@@ -31,7 +31,11 @@ int main(int argc, char **argv) {
   printf("rand %d %d %d %.15f %ld\n", r1, r2, RAND_MAX, d1, lrand48());
   printf("math %.12f %.12f %.12f %.12f %.12f %.12f\n", sqrt(2.0 * n), sin(n), exp(-n / 10.0), log(n + 1.0), pow(1.5, n / 2.0), atan2(n, 3));
   printf("math %.6f %.6f %.6f %.6f %.6f %.6f %.6f\n", floor(-2.5), ceil(-2.5), round(-2.5), fabs(-n), fmod(n, 5), fmin(n, 3), hypot(3, 4));
-  printf("mathf %.6f %.6f\n", sqrtf((float)n), cosf(0.5f));
+  printf("mathf %.6f %.6f %.6f %.6f\n", sqrtf((float)n), cosf(0.5f), expf(n / 10.0f), powf(1.5f, n / 4.0f));
+  int ex;
+  double ip, fr = frexp(n * 3.7, &ex), mf = modf(n * 1.25, &ip);
+  float ipf, mff = modff(n * 0.75f, &ipf);
+  printf("parts %.6f %d %.6f %.6f %.6f %.6f %.6f %.6f\n", fr, ex, ldexp(fr, ex), mf, ip, scalbn(1.5, n % 7), mff, ipf);
   double *v = malloc(n * sizeof(double));
   for (int i = 0; i < n; i++) v[i] = sin(i * 1.7) * 100;
   qsort(v, n, sizeof(double), bydouble);
