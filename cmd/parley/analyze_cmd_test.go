@@ -7,7 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/parley-hpc/parley/internal/mpitest"
 	"github.com/parley-hpc/parley/lang"
 	"github.com/parley-hpc/parley/parser"
 )
@@ -105,6 +107,27 @@ func TestAnalyzeJSONAndOutputs(t *testing.T) {
 	}
 }
 
+// TestAnalyzeProgramBuildsAndRuns: the program -o writes compiles with
+// parley compile --build and runs under mpirun on the task count it was
+// derived for.
+func TestAnalyzeProgramBuildsAndRuns(t *testing.T) {
+	needClang(t)
+	_, mpirun := mpitest.Tools(t)
+	dir := t.TempDir()
+	prog := filepath.Join(dir, "halo.parley")
+	if code, _, errOut := parley(t, "", "analyze", kernel("halo1d.c"), "--tasks", "2,4", "-o", prog, "--", "64", "10"); code != 0 {
+		t.Fatalf("analyze: exit %d: %s", code, errOut)
+	}
+	csrc := filepath.Join(dir, "halo.c")
+	if code, _, errOut := parley(t, "", "compile", prog, "-o", csrc, "--build"); code != 0 {
+		t.Fatalf("compile --build: exit %d: %s", code, errOut)
+	}
+	out, err := mpitest.Run(t, mpirun, filepath.Join(dir, "halo"), 4, nil, time.Minute)
+	if err != nil {
+		t.Fatalf("mpirun: %v\n%s", err, out)
+	}
+}
+
 // TestAnalyzeBadInput: every kind of bad input is one clear message with
 // its position, and exit status 2.
 func TestAnalyzeBadInput(t *testing.T) {
@@ -118,6 +141,7 @@ func TestAnalyzeBadInput(t *testing.T) {
 	badC := write("bad.c", "int main(void) { return nope; }\n")
 	badLL := write("bad.ll", "define i32 @main() {\n  ret i32 0 0\n}\n")
 	crash := write("crash.c", "int main(void) {\n  int *volatile p = 0;\n  return p[2];\n}\n")
+	bounds := write("bounds.c", "#include <stdlib.h>\nint main(int c, char **v) {\n  int *a = malloc(4 * sizeof *a);\n  a[c + 3] = 1;\n  return a[0];\n}\n")
 	loop := write("loop.c", "int main(void) {\n  volatile int i = 0;\n  for (;;) i++;\n}\n")
 	for _, tc := range []struct {
 		args []string
@@ -126,6 +150,7 @@ func TestAnalyzeBadInput(t *testing.T) {
 		{[]string{badC}, "bad.c:1:25: error"},
 		{[]string{badLL}, "bad.ll:2:"},
 		{[]string{crash}, "crash.c:3:10: load of 4 bytes at address 0x8"},
+		{[]string{bounds}, "bounds.c:4:12: out-of-bounds store of 4 bytes at offset 16 of a 16-byte heap block"},
 		{[]string{loop, "--max-instructions", "5000"}, "loop.c:3:"},
 		{[]string{kernel("halo1d.c"), "--tasks", "0"}, "--tasks 0: 0 tasks"},
 		{[]string{kernel("halo1d.c"), "--tasks", "2,x"}, `"x" is not a task count`},
