@@ -136,8 +136,8 @@ func (m *machine) overMemory() error {
 
 // footprint estimates the bytes the run holds.
 func (m *machine) footprint() int64 {
-	return m.memUsed + int64(cap(m.sh.vals))*16 + int64(cap(m.sh.flows))*12 +
-		int64(cap(m.sh.nodes))*16 + int64(cap(m.objs))*96 + int64(cap(m.regs))*16
+	return m.memUsed + int64(cap(m.sh.vals))*16 + m.sh.flows.bytes(12) +
+		m.sh.nodes.bytes(16) + int64(cap(m.objs))*96 + int64(cap(m.regs))*16
 }
 
 // check runs every checkEvery instructions and on calls: the instruction
@@ -150,7 +150,7 @@ func (m *machine) check() error {
 		m.progress(m.executed)
 		m.nextProgress = m.executed + progressEvery
 	}
-	if len(m.sh.nodes) > m.sh.nodeLimit {
+	if m.sh.nodes.len() > m.sh.nodeLimit {
 		m.sh.collect(m.regs[:m.top])
 	}
 	if m.footprint() > m.maxMemory {

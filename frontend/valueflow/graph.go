@@ -41,14 +41,13 @@ func buildGraph(sh *shadow, conform map[int][][]uint32) *graph {
 		key uint64
 		w   int64
 	}
-	pairs := make([]keyed, 0, len(sh.flows))
-	for _, f := range sh.flows {
+	pairs := make([]keyed, 0, sh.flows.len())
+	sh.flows.all(func(f *flow) {
 		a, b := g.vertexOf(sh, f.dst), g.vertexOf(sh, f.src)
-		if a == b || a == noVertex || b == noVertex {
-			continue
+		if a != b && a != noVertex && b != noVertex {
+			pairs = append(pairs, keyed{uint64(min(a, b))<<32 | uint64(max(a, b)), int64(f.w)})
 		}
-		pairs = append(pairs, keyed{uint64(min(a, b))<<32 | uint64(max(a, b)), int64(f.w)})
-	}
+	})
 	slices.SortFunc(pairs, func(x, y keyed) int {
 		switch {
 		case x.key < y.key:
@@ -266,7 +265,7 @@ func (g *graph) estimate(sh *shadow, k int) (Result, error) {
 			transfers = append(transfers, uint64(src)<<32|uint64(dst))
 		}
 	}
-	for _, f := range sh.flows {
+	sh.flows.all(func(f *flow) {
 		switch pd, ps := owner(f.dst), owner(f.src); {
 		case pd >= 0:
 			need(f.src, pd)
@@ -281,7 +280,7 @@ func (g *graph) estimate(sh *shadow, k int) (Result, error) {
 			useOf(f.src).to.many = true
 			useOf(f.src).to.add(0)
 		}
-	}
+	})
 	for _, v := range sh.outputs {
 		need(v, 0)
 	}

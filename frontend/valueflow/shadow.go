@@ -85,8 +85,8 @@ type flow struct {
 // shadow holds the values, the DAG and the chains.
 type shadow struct {
 	vals    []valInfo // index 0 unused: 0 is "no value"
-	nodes   []tnode
-	flows   []flow
+	nodes   arena[tnode]
+	flows   arena[flow]
 	outputs []uint32 // values printed or returned by main
 	// pending are the stored nodes whose chains are not recorded yet.
 	pending  []handle
@@ -130,9 +130,7 @@ func (s *shadow) mix(a, b handle) handle {
 // node appends the node (a, b).
 func (s *shadow) node(a, b handle) handle {
 	size := 1 + s.adopt(a) + s.adopt(b)
-	s.nodes = grow(s.nodes)
-	s.nodes = append(s.nodes, tnode{a: a, b: b, size: min(size, sizeMask)})
-	return nodeBit | handle(len(s.nodes)-1)
+	return nodeBit | handle(s.nodes.push(tnode{a: a, b: b, size: min(size, sizeMask)}))
 }
 
 // adopt records that a new node has h as an operand and returns h's size.
@@ -140,7 +138,7 @@ func (s *shadow) adopt(h handle) uint32 {
 	if h&nodeBit == 0 {
 		return 0
 	}
-	n := &s.nodes[h&^nodeBit]
+	n := s.nodes.at(int(h &^ nodeBit))
 	if n.size&hasParent != 0 {
 		n.size |= shared
 	}
@@ -171,7 +169,7 @@ func (s *shadow) materialize(h handle, size int64) (v uint32, fresh bool) {
 	case h&nodeBit == 0:
 		return h, false
 	}
-	n := &s.nodes[h&^nodeBit]
+	n := s.nodes.at(int(h &^ nodeBit))
 	if n.stamp&memoBit != 0 {
 		return n.stamp &^ memoBit, false
 	}
@@ -183,7 +181,7 @@ func (s *shadow) materialize(h handle, size int64) (v uint32, fresh bool) {
 
 // memo makes node h stand for value v: a leaf of 0 size for later walks.
 func (s *shadow) memo(h handle, v uint32) {
-	n := &s.nodes[h&^nodeBit]
+	n := s.nodes.at(int(h &^ nodeBit))
 	n.stamp = memoBit | v
 	n.size &^= sizeMask
 }
@@ -195,7 +193,7 @@ func (s *shadow) flush() {
 	}
 	// The stored nodes are leaves from now on: their operands can go.
 	for _, h := range s.pending {
-		n := &s.nodes[h&^nodeBit]
+		n := s.nodes.at(int(h &^ nodeBit))
 		n.a, n.b = 0, 0
 	}
 	s.pending = s.pending[:0]
@@ -209,7 +207,7 @@ func (s *shadow) expand(h handle, nest int) {
 		s.resetStamps()
 	}
 	ep := s.epoch
-	root := &s.nodes[h&^nodeBit]
+	root := s.nodes.at(int(h &^ nodeBit))
 	v := root.stamp &^ memoBit
 	leaves, stack := s.leaves[nest][:0], s.stack[nest][:0]
 	for _, c := range [2]handle{root.a, root.b} {
@@ -225,7 +223,7 @@ func (s *shadow) expand(h handle, nest int) {
 			leaves = append(leaves, x)
 			continue
 		}
-		n := &s.nodes[x&^nodeBit]
+		n := s.nodes.at(int(x &^ nodeBit))
 		switch {
 		case n.stamp&memoBit != 0:
 			leaves = append(leaves, n.stamp&^memoBit)
@@ -260,8 +258,7 @@ func (s *shadow) expand(h handle, nest int) {
 			j++
 		}
 		if leaves[i] != v {
-			s.flows = grow(s.flows)
-			s.flows = append(s.flows, flow{dst: v, src: leaves[i], w: uint32(j - i)})
+			s.flows.push(flow{dst: v, src: leaves[i], w: uint32(j - i)})
 		}
 		i = j
 	}
@@ -271,11 +268,11 @@ func (s *shadow) expand(h handle, nest int) {
 // resetStamps forgets which walk expanded each node when the epoch counter
 // reaches memoBit.
 func (s *shadow) resetStamps() {
-	for i := range s.nodes {
-		if s.nodes[i].stamp&memoBit == 0 {
-			s.nodes[i].stamp = 0
+	s.nodes.all(func(n *tnode) {
+		if n.stamp&memoBit == 0 {
+			n.stamp = 0
 		}
-	}
+	})
 	s.epoch = 1
 }
 
@@ -300,7 +297,7 @@ func (s *shadow) output(h handle) {
 // descending pass marks and one ascending pass moves.
 func (s *shadow) collect(roots []reg) {
 	s.flush()
-	n := len(s.nodes)
+	n := s.nodes.len()
 	forward := make([]uint32, n)
 	const marked = math.MaxUint32
 	for i := range roots {
@@ -312,7 +309,7 @@ func (s *shadow) collect(roots []reg) {
 		if forward[i] != marked {
 			continue
 		}
-		nd := &s.nodes[i]
+		nd := s.nodes.at(int(i))
 		for _, c := range [2]handle{nd.a, nd.b} {
 			if c&nodeBit != 0 {
 				forward[c&^nodeBit] = marked
@@ -330,13 +327,13 @@ func (s *shadow) collect(roots []reg) {
 		if forward[i] != marked {
 			continue
 		}
-		nd := s.nodes[i]
+		nd := *s.nodes.at(i)
 		nd.a, nd.b = remap(nd.a), remap(nd.b)
-		s.nodes[live] = nd
+		*s.nodes.at(live) = nd
 		forward[i] = uint32(live)
 		live++
 	}
-	s.nodes = s.nodes[:live]
+	s.nodes.truncate(live)
 	for i := range roots {
 		if h := roots[i].t; h&nodeBit != 0 {
 			if int(h&^nodeBit) < n {
@@ -347,7 +344,4 @@ func (s *shadow) collect(roots []reg) {
 		}
 	}
 	s.nodeLimit = max(minNodeLimit, 2*live)
-	if cap(s.nodes) > 4*max(live, minNodeLimit) {
-		s.nodes = append(make([]tnode, 0, 2*live), s.nodes...)
-	}
 }
