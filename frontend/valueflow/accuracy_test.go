@@ -17,11 +17,11 @@ var knownMisses = map[string]string{
 	// The partitioner minimises the edge cut (seed 001, section 4.2.2),
 	// the estimate counts volume (each value once per destination). On
 	// matrix multiply's graph (element (i, j) joined to its row and
-	// column) row strips cut fewer edges than 2-D blocks (3/4 as many on
+	// column) strips cut fewer edges than 2-D blocks (3/4 as many on
 	// 4 tasks) but send 1.5 times the values; only a volume objective
 	// (hypergraph, lambda - 1) finds the blocks the MPI version uses.
-	"matmul/4": "edge cut is not volume: row strips instead of 2-D blocks",
-	"matmul/8": "edge cut is not volume: row strips instead of 2-D blocks",
+	"matmul/4": "edge cut is not volume: strips of whole columns instead of 2-D blocks",
+	"matmul/8": "edge cut is not volume: strips of whole columns instead of 2-D blocks",
 	// The partitioner finds boundaries that fewer band entries cross than
 	// the MPI version's block boundaries at multiples of n/P (on 2 tasks
 	// 41 entries a sweep against 49; the README measures 19 to 27 a
