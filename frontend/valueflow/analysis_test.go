@@ -109,6 +109,23 @@ func TestReductionsAreCollectives(t *testing.T) {
 	}
 }
 
+func TestAccumulationsExchangeOnlyWhatIsRead(t *testing.T) {
+	// Eight bins of doubles, three steps: each step's finished bins are
+	// all-reduced (64 bytes), not each of the 512 partial sums.
+	rep := analyze(t, "bins.c", "512", "3")
+	for _, k := range []int{2, 4} {
+		r := result(t, rep, k)
+		if r.AllreduceBytes != 3*8*8 || r.Singletons != 8 {
+			t.Errorf("%d tasks: all-reduce %d bytes, %d singletons; want %d and 8", k, r.AllreduceBytes, r.Singletons, 3*8*8)
+		}
+		for i, b := range r.BroadcastBytes {
+			if b != 0 {
+				t.Errorf("%d tasks: task %d broadcasts %d bytes, want none", k, i, b)
+			}
+		}
+	}
+}
+
 func TestBroadcast(t *testing.T) {
 	// One coefficient, computed where its source element lives and read
 	// by every element: a broadcast of 8 bytes from that task.
