@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // qualityCase is a graph the partitioner is compared with gpmetis on, the
@@ -53,15 +54,17 @@ func qualityCases() []qualityCase {
 
 // runGpmetis partitions the graph in file (n vertices) into k parts with
 // gpmetis, default options but the seed and the imbalance, and returns its
-// partition and its output.
-func runGpmetis(t testing.TB, file string, n, k int, imbalance float64, seed int) ([]int32, []byte) {
+// partition, its output and the CPU time it used.
+func runGpmetis(t testing.TB, file string, n, k int, imbalance float64, seed int) ([]int32, []byte, time.Duration) {
 	t.Helper()
 	ufactor := int(math.Round(1000 * imbalance))
-	out, err := exec.Command("gpmetis", "-seed="+strconv.Itoa(seed), "-ufactor="+strconv.Itoa(ufactor), file, strconv.Itoa(k)).CombinedOutput()
+	cmd := exec.Command("gpmetis", "-seed="+strconv.Itoa(seed), "-ufactor="+strconv.Itoa(ufactor), file, strconv.Itoa(k))
+	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("gpmetis %s %d: %v\n%s", file, k, err, out)
 	}
-	return readPartFile(t, fmt.Sprintf("%s.part.%d", file, k), n), out
+	cpu := cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+	return readPartFile(t, fmt.Sprintf("%s.part.%d", file, k), n), out, cpu
 }
 
 // writeGraphFile writes g in METIS format to a new file in dir.
@@ -155,7 +158,7 @@ func TestQualityAgainstGpmetis(t *testing.T) {
 				}
 				checkPartition(t, tc.g, k, part, c)
 				checkBalance(t, tc.g, k, part, 1+imb)
-				mpart, _ := runGpmetis(t, file, n, k, imb, seed)
+				mpart, _, _ := runGpmetis(t, file, n, k, imb, seed)
 				mc := tc.g.Cut(mpart)
 				r := float64(c+1) / float64(mc+1)
 				single += r
