@@ -1,6 +1,7 @@
 package partition
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"strings"
@@ -279,8 +280,9 @@ func TestKWayRandomSmallGraphs(t *testing.T) {
 // FuzzKWay partitions graphs built from the fuzzer's bytes: n, k and
 // flags, then either edges as (u, v, w) triples and vertex weights, given
 // to FromEdges, or (flag 4) raw compressed rows, which KWay must reject
-// with an error or partition. It must never panic, and a partition must
-// be complete, within the balance limit and report its cut.
+// with an error or partition. The high bits of flags choose the allowed
+// imbalance, 0 (the default) to 3.875. KWay must never panic, and a
+// partition must be complete, within the balance limit and report its cut.
 func FuzzKWay(f *testing.F) {
 	f.Add([]byte{10, 3, 0, 0, 1, 1, 1, 2, 1, 2, 3, 1, 3, 4, 1})
 	f.Add([]byte{30, 4, 3, 0, 1, 0, 5, 6, 9, 7, 7, 1, 29, 0, 2})
@@ -300,7 +302,8 @@ func FuzzKWay(f *testing.F) {
 		} else {
 			g = edgeGraph(n, flags, data)
 		}
-		part, cut, err := KWay(g, k, Options{Seed: uint64(flags)})
+		imb := float64(flags>>3) / 8
+		part, cut, err := KWay(g, k, Options{Imbalance: imb, Seed: uint64(flags)})
 		valid := g.Validate() == nil
 		switch {
 		case err != nil && valid && k <= g.N():
@@ -314,7 +317,7 @@ func FuzzKWay(f *testing.F) {
 			t.Fatalf("KWay accepted a graph of %d vertices into %d parts that it should reject (%v)", g.N(), k, g.Validate())
 		}
 		checkPartition(t, g, k, part, cut)
-		checkBalance(t, g, k, part, 1.03)
+		checkBalance(t, g, k, part, 1+cmp.Or(imb, defaultImbalance))
 	})
 }
 
