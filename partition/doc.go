@@ -30,8 +30,8 @@
 //     level is out of balance and a last balancing pass that may move any
 //     vertex to any part.
 //
-// Graphs smaller than a few hundred thousand vertices and edges get up to
-// four complete runs, the best kept.
+// A graph whose vertices and adjacency entries number under a million gets
+// two to four complete runs, the best kept (gpmetis makes one by default).
 //
 // Graphs are in compressed sparse rows, as METIS takes them (Graph), built
 // from an edge list by FromEdges or read and written in the METIS graph file
