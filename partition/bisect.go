@@ -77,18 +77,33 @@ func (b *bisector) bisect(g *wgraph, frac0 float64) []int32 {
 			for v := range where {
 				where[v] = tw.where[f.cmap[v]]
 			}
-			tw = newTwoWay(f, where, frac0, b.ub)
-			tw.balance(b.r)
-			tw.fm(refineIters, b.r)
+			tw = b.refine(f, where, frac0)
 		}
-		if best == nil || tw.better(best) {
-			best = tw
-		}
-		if best.cut == 0 && best.balanced() {
+		var perfect bool
+		if best, perfect = keepBetter(best, tw); perfect {
 			break
 		}
 	}
 	return best.where
+}
+
+// refine makes the bisection where of g and improves it: balancing, then
+// FM.
+func (b *bisector) refine(g *wgraph, where []int32, frac0 float64) *twoWay {
+	tw := newTwoWay(g, where, frac0, b.ub)
+	tw.balance(b.r)
+	tw.fm(refineIters, b.r)
+	return tw
+}
+
+// keepBetter returns the better of best (nil at first) and tw, and whether
+// it is perfect, balanced with nothing cut, so that no further try can
+// beat it.
+func keepBetter(best, tw *twoWay) (*twoWay, bool) {
+	if best == nil || tw.better(best) {
+		best = tw
+	}
+	return best, best.cut == 0 && best.balanced()
 }
 
 // better reports whether tw is a better bisection than o: balanced before
@@ -198,13 +213,8 @@ func (b *bisector) grow(g *wgraph, frac0 float64, tries int) *twoWay {
 		if pw0 == 0 {
 			where[b.r.intn(n)] = 0
 		}
-		tw := newTwoWay(g, where, frac0, b.ub)
-		tw.balance(b.r)
-		tw.fm(refineIters, b.r)
-		if best == nil || tw.better(best) {
-			best = tw
-		}
-		if best.cut == 0 && best.balanced() {
+		var perfect bool
+		if best, perfect = keepBetter(best, b.refine(g, where, frac0)); perfect {
 			break
 		}
 	}

@@ -150,3 +150,47 @@ func disjoint(isolated int, gs ...*Graph) *Graph {
 	}
 	return FromEdges(off+isolated, es)
 }
+
+// valueFlow imitates a value communication graph of the value-flow
+// frontend: chains of values that each update the last (a loop-carried
+// accumulator, an array cell rewritten every iteration), joined by heavy
+// edges, the bytes that flow along the chain; light edges between values of
+// neighbouring chains at about the same step (a stencil reading its
+// neighbours); and a few light edges between random values. Chain lengths
+// vary from maxLen/4 to maxLen, and values weigh 1 to 3 words.
+func valueFlow(chains, maxLen int, seed uint64) *Graph {
+	r := &rng{s: seed}
+	first := make([]int, chains+1) // chain c's values are first[c]..first[c+1]-1
+	for c := 0; c < chains; c++ {
+		first[c+1] = first[c] + maxLen/4 + r.intn(maxLen-maxLen/4+1)
+	}
+	n := first[chains]
+	var es []Edge
+	for c := 0; c < chains; c++ {
+		for v := first[c]; v+1 < first[c+1]; v++ {
+			es = append(es, Edge{int32(v), int32(v + 1), int64(20 + r.intn(80))})
+		}
+		if c+1 == chains {
+			continue
+		}
+		// Neighbouring chain, at a step within one of this one's.
+		for v := first[c]; v < first[c+1]; v++ {
+			if r.intn(2) == 0 {
+				continue
+			}
+			step := v - first[c] + r.intn(3) - 1
+			if u := first[c+1] + step; step >= 0 && u < first[c+2] {
+				es = append(es, Edge{int32(v), int32(u), int64(1 + r.intn(4))})
+			}
+		}
+	}
+	for i := 0; i < n/50; i++ {
+		es = append(es, Edge{int32(r.intn(n)), int32(r.intn(n)), int64(1 + r.intn(2))})
+	}
+	g := FromEdges(n, es)
+	g.VW = make([]int64, n)
+	for v := range g.VW {
+		g.VW[v] = int64(1 + r.intn(3))
+	}
+	return g
+}

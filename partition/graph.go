@@ -241,7 +241,7 @@ func (g *Graph) check(base int) (v int, msg string) {
 		for q := lo; q < hi; q++ {
 			x := tsrc[q]
 			if mark[x] != int32(u) {
-				return u, fmt.Sprintf("vertex %d lists it as a neighbour but it does not list %d; list every edge both ways", int(x)+base, int(x)+base)
+				return u, fmt.Sprintf("is listed as a neighbour by vertex %d but does not list %d; list every edge both ways", int(x)+base, int(x)+base)
 			}
 			if tw != nil && mw[x] != tw[q] {
 				return u, fmt.Sprintf("edge to %d has weight %d here and %d at %d; give both ways the same weight", int(x)+base, mw[x], tw[q], int(x)+base)

@@ -27,20 +27,21 @@ const defaultImbalance = 0.03
 // (1+Imbalance) times the average part weight, tvw/k. When the vertex
 // weights make that impossible (for unit weights, when ceil(tvw/k) is above
 // it), KWay keeps the heaviest part as light as its moves allow: with unit
-// weights, at ceil(tvw/k). Parts may be empty when k is close to or above
-// the number of vertices; with k >= n every vertex gets a part of its own.
+// weights, at ceil(tvw/k). Parts may be empty when k is close to the
+// number of vertices; with k = n every vertex gets a part of its own.
 //
-// It returns an error for k <= 0, an invalid graph (see Validate) or an
-// Imbalance that is negative or not finite.
+// It returns an error for k <= 0, k above the number of vertices, an invalid
+// graph (Validate's error) or an Imbalance that is negative or not finite.
 func KWay(g *Graph, k int, opts Options) (part []int32, cut int64, err error) {
 	if k <= 0 {
 		return nil, 0, fmt.Errorf("partition: KWay into %d parts: the number of parts must be at least 1", k)
 	}
-	if k > math.MaxInt32 {
-		return nil, 0, fmt.Errorf("partition: KWay into %d parts: at most 2^31-1 parts", k)
-	}
 	if err := g.Validate(); err != nil {
-		return nil, 0, fmt.Errorf("partition: KWay: %w", err)
+		return nil, 0, err
+	}
+	n := g.N()
+	if k > n {
+		return nil, 0, fmt.Errorf("partition: KWay into %d parts: the graph has only %d vertices; ask for at most %d parts", k, n, n)
 	}
 	imb := opts.Imbalance
 	if imb == 0 {
@@ -49,12 +50,11 @@ func KWay(g *Graph, k int, opts Options) (part []int32, cut int64, err error) {
 	if imb < 0 || math.IsNaN(imb) || math.IsInf(imb, 0) {
 		return nil, 0, errors.New("partition: KWay: Imbalance must be a finite number >= 0 (0.03 allows parts 3% above average)")
 	}
-	n := g.N()
 	part = make([]int32, n)
 	switch {
-	case n == 0 || k == 1:
+	case k == 1:
 		return part, 0, nil
-	case k >= n:
+	case k == n:
 		for v := range part {
 			part[v] = int32(v)
 		}

@@ -28,8 +28,10 @@ func (e *SyntaxError) Error() string { return fmt.Sprintf("%d:%d: %s", e.Line, e
 // leading zeros); vertex sizes (fmt 100 and up) and several weights per
 // vertex (ncon > 1) are not supported. Weights must be >= 0.
 //
-// The graph must be valid (see Validate), and errors are *SyntaxError with
-// the line and column of the fault.
+// The graph must be valid (see Validate). A fault in the text is a
+// *SyntaxError with the line and column of the fault (the line of the
+// vertex at fault, for faults Validate finds); an error reading r is
+// returned wrapped, with the last line read.
 func ReadMETIS(r io.Reader) (*Graph, error) {
 	lr := &lineReader{r: bufio.NewReaderSize(r, 1<<16)}
 	// The header.
@@ -39,7 +41,7 @@ func ReadMETIS(r io.Reader) (*Graph, error) {
 	}
 	fields := splitFields(line)
 	if len(fields) < 2 || len(fields) > 4 {
-		return nil, lr.fail(0, "the header has %d fields; want \"n m [fmt [ncon]]\"", len(fields))
+		return nil, lr.fail(-1, "the header has %d fields; want \"n m [fmt [ncon]]\"", len(fields))
 	}
 	var hdr [4]int64
 	names := [4]string{"the vertex count n", "the edge count m", "fmt", "ncon"}
@@ -93,7 +95,7 @@ func ReadMETIS(r io.Reader) (*Graph, error) {
 		fields := splitFields(line)
 		if vertexW {
 			if len(fields) == 0 {
-				return nil, lr.fail(0, "vertex %d has no weight; with fmt %d each vertex line starts with its weight", v+1, hdr[2])
+				return nil, lr.fail(-1, "vertex %d has no weight; with fmt %d each vertex line starts with its weight", v+1, hdr[2])
 			}
 			f := fields[0]
 			w, ok := parseInt(line[f.start:f.end])
@@ -129,9 +131,6 @@ func ReadMETIS(r io.Reader) (*Graph, error) {
 		}
 		g.XAdj = append(g.XAdj, int32(len(g.Adj)))
 	}
-	if int64(len(g.Adj)) != 2*m {
-		return nil, lr.fail(0, "the header says %d edges but the lists hold %d entries, %d edges when each is listed at both ends; fix the header or the lists", m, len(g.Adj), len(g.Adj)/2)
-	}
 	for {
 		line, err := lr.next()
 		if errors.Is(err, io.EOF) {
@@ -144,13 +143,18 @@ func ReadMETIS(r io.Reader) (*Graph, error) {
 			return nil, lr.fail(fs[0].start, "text after the last of the header's %d vertices; fix the vertex count n", n)
 		}
 	}
+	// A fault in the lists usually makes the edge count wrong too; naming
+	// the vertex at fault is the more useful message, so it comes first.
 	if v, msg := g.check(1); msg != "" {
 		at := 1
 		if v >= 0 {
 			at = int(lines[v])
-			msg = fmt.Sprintf("vertex %d %s", v+1, msg)
+			msg = fmt.Sprintf("vertex %d: %s", v+1, msg)
 		}
 		return nil, &SyntaxError{Line: at, Msg: msg}
+	}
+	if int64(len(g.Adj)) != 2*m {
+		return nil, &SyntaxError{Line: 1, Msg: fmt.Sprintf("the header says %d edges but the lists hold %d entries, %d edges when each is listed at both ends; fix the header or the lists", m, len(g.Adj), len(g.Adj)/2)}
 	}
 	return g, nil
 }
@@ -201,12 +205,9 @@ func (lr *lineReader) eof(err error, where string) error {
 }
 
 // fail makes a *SyntaxError at the current line; col is the 0-based byte
-// offset in the line, or 0 for the line as a whole.
+// offset in the line, or -1 for the line as a whole.
 func (lr *lineReader) fail(col int, format string, args ...any) error {
-	c := 0
-	if col > 0 {
-		c = col + 1
-	}
+	c := col + 1
 	line := lr.line
 	if line == 0 {
 		line = 1
