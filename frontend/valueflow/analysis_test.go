@@ -126,6 +126,24 @@ func TestAccumulationsExchangeOnlyWhatIsRead(t *testing.T) {
 	}
 }
 
+func TestSparseRowsAreNotSingletons(t *testing.T) {
+	// The CSR kernel's set-up values (column indices, matrix entries) are
+	// most of its vertices and have one or two neighbours; a row with 20
+	// is ordinary all the same, whatever the number of iterations. The
+	// one singleton is the printed checksum, which every row flows into.
+	needClang(t)
+	spmv := filepath.Join("..", "..", "examples", "valueflow", "kernels", "spmv.c")
+	for _, args := range [][]string{{"512", "1"}, {"512", "2"}, {"2048", "5"}} {
+		rep, err := Analyze([]string{spmv}, Options{Tasks: []int{2}, Args: args})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := rep.Results[0]; r.Singletons != 1 {
+			t.Errorf("spmv %v: %d singletons, want 1", args, r.Singletons)
+		}
+	}
+}
+
 func TestBroadcast(t *testing.T) {
 	// One coefficient, computed where its source element lives and read
 	// by every element: a broadcast of 8 bytes from that task.

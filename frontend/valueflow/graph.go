@@ -97,41 +97,47 @@ func (g *graph) findSingletons() {
 		deg[e.U]++
 		deg[e.V]++
 	}
-	// The centroid is that of the vertices that exchange values at all
-	// (isolated ones, index arrays that only steer addresses, would pull
-	// it to 0), each counted by its weight, the work of computing it: the
-	// typical vertex is where the computation is. Counted one per vertex,
-	// the set-up values of a sparse code (column indices, matrix entries,
-	// each read by one row) outnumber the rows and pull the centroid to 1
-	// or 2, which makes every row with 20 neighbours a singleton.
-	type dw struct{ d, w int64 }
-	var connected []dw
-	var wsum, dsum int64
-	for v, d := range deg {
+	// The centroid is that of the vertices that exchange values at all:
+	// the isolated ones (index arrays, which only steer addresses) would
+	// pull it to 0 and make every connected vertex a singleton.
+	var connected []int64
+	var sum int64
+	for _, d := range deg {
 		if d > 0 {
-			w := max(g.weight[v], 1)
-			connected = append(connected, dw{d, w})
-			wsum += w
-			dsum += d * w
+			connected = append(connected, d)
+			sum += d
 		}
 	}
 	c := len(connected)
 	if c == 0 {
 		return
 	}
-	slices.SortFunc(connected, func(x, y dw) int { return int(x.d - y.d) })
-	var median float64
-	for i, acc := 0, int64(0); i < c; i++ {
-		if acc += connected[i].w; 2*acc >= wsum {
-			median = float64(connected[i].d)
-			break
-		}
+	centroid := min(float64(sum)/float64(c), median(connected))
+	// Proximity (the outlier detection Algorithm 3 simplifies): a vertex
+	// is measured against its neighbours too, the centroid of their
+	// degrees where that is higher. In a sparse code the set-up values
+	// (column indices, matrix entries, each read by one row) outnumber
+	// the rows and pull the global centroid to 1 or 2, which would make
+	// every row with 20 neighbours a singleton; its neighbours, rows of
+	// 20 themselves, say it is ordinary. A true singleton (a norm, a
+	// histogram bin) stands far above its neighbours as well.
+	adj := make([][]int64, g.n)
+	for _, e := range g.edges {
+		adj[e.U] = append(adj[e.U], deg[e.V])
+		adj[e.V] = append(adj[e.V], deg[e.U])
 	}
-	centroid := min(float64(dsum)/float64(wsum), median)
 	for v, d := range deg {
 		var distance, density float64
-		if float64(d) > centroid {
-			distance = 1 - centroid/float64(d)
+		near := centroid
+		if len(adj[v]) > 0 {
+			var s int64
+			for _, x := range adj[v] {
+				s += x
+			}
+			near = max(near, min(float64(s)/float64(len(adj[v])), median(adj[v])))
+		}
+		if float64(d) > near {
+			distance = 1 - near/float64(d)
 		}
 		if c >= minDensityVertices {
 			density = float64(d) / float64(c-1)
@@ -141,6 +147,16 @@ func (g *graph) findSingletons() {
 			g.nsingle++
 		}
 	}
+}
+
+// median sorts xs and returns their median.
+func median(xs []int64) float64 {
+	slices.Sort(xs)
+	n := len(xs)
+	if n%2 == 0 {
+		return float64(xs[n/2-1]+xs[n/2]) / 2
+	}
+	return float64(xs[n/2])
 }
 
 // partitionFor maps each vertex to a task, -1 for singletons.
