@@ -58,10 +58,10 @@
 //   - at most k = n parts, fewer than 2^31-1 vertices and adjacency
 //     entries (int32 indices, as METIS's default build), and vertex and edge
 //     weight totals up to 2^53;
-//   - one goroutine, and about twice gpmetis's CPU time: a million-vertex
-//     3-D grid into 64 parts takes about 6 CPU seconds and allocates about
-//     490 MB, mostly the coarse graphs (BenchmarkKWay3DGrid1M beside
-//     BenchmarkGpmetis3DGrid1M).
+//   - one goroutine, and about 1.8 times gpmetis's CPU time: a
+//     million-vertex 3-D grid into 64 parts takes 4.5 to 6.5 CPU seconds on
+//     a shared 2-core machine and allocates about 490 MB, mostly the coarse
+//     graphs (BenchmarkKWay3DGrid1M beside BenchmarkGpmetis3DGrid1M).
 //
 // It imports only the standard library.
 package partition
