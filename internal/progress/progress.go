@@ -1,11 +1,13 @@
-// Package progress draws how far a long simulation has got on a terminal,
-// for `parley run` and the REPL, with github.com/schollz/progressbar.
+// Package progress draws how far a long simulation or analysis has got on
+// a terminal, for `parley run`, `parley analyze` and the REPL, with
+// github.com/schollz/progressbar.
 //
 // progress imports interp, progressbar and the standard library.
 package progress
 
 import (
 	"io"
+	"time"
 
 	"github.com/schollz/progressbar/v3"
 
@@ -53,3 +55,28 @@ func (s *Steps) Step() { s.bar.Add(1) }
 
 // Finish clears the bar.
 func (s *Steps) Finish() { s.bar.Finish() }
+
+// Counter is a line showing how much of an unbounded job is done and how
+// fast, such as the instructions `parley analyze` has executed.
+type Counter struct{ bar *progressbar.ProgressBar }
+
+// NewCounter starts a counter described by what, counting units, on w.
+func NewCounter(w io.Writer, what, units string) *Counter {
+	return &Counter{progressbar.NewOptions64(-1,
+		progressbar.OptionSetWriter(w),
+		progressbar.OptionSetDescription(what),
+		progressbar.OptionShowCount(),
+		progressbar.OptionShowIts(),
+		progressbar.OptionSetItsString(units),
+		progressbar.OptionSetElapsedTime(true),
+		progressbar.OptionClearOnFinish(),
+		progressbar.OptionSpinnerType(14),
+		progressbar.OptionThrottle(100*time.Millisecond),
+	)}
+}
+
+// Set shows n units done.
+func (c *Counter) Set(n int64) { c.bar.Set64(n) }
+
+// Finish clears the line.
+func (c *Counter) Finish() { c.bar.Finish() }

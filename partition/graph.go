@@ -1,0 +1,348 @@
+package partition
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+)
+
+// Graph is an undirected graph in compressed sparse rows, as METIS takes it.
+// Every edge {u, v} appears twice, as v in u's list and as u in v's list,
+// with the same weight both ways.
+type Graph struct {
+	XAdj []int32 // len n+1: the neighbours of v are Adj[XAdj[v]:XAdj[v+1]]
+	Adj  []int32
+	AdjW []int64 // edge weights, parallel to Adj; nil: all 1
+	VW   []int64 // vertex weights; nil: all 1
+}
+
+// Edge is an undirected edge of weight W between vertices U and V, for
+// FromEdges.
+type Edge struct {
+	U, V int32
+	W    int64
+}
+
+// maxWeightSum bounds the total vertex weight and the total edge weight of a
+// graph: the partitioner compares part weights against float64 limits, and
+// float64 holds every integer up to 2^53 exactly.
+const maxWeightSum = 1 << 53
+
+// N returns the number of vertices.
+func (g *Graph) N() int {
+	if len(g.XAdj) == 0 {
+		return 0
+	}
+	return len(g.XAdj) - 1
+}
+
+// FromEdges builds the graph on vertices 0..n-1 with the given edges. An edge
+// listed more than once (either way round) becomes one edge whose weight is
+// the sum of the listed weights; self loops are dropped, as they never cross a
+// part boundary. W is taken as given, so an unweighted graph lists W: 1.
+// Every vertex gets weight 1 (VW is nil); neighbour lists come out sorted.
+//
+// An endpoint outside [0, n), or more than 2^31-1 adjacency entries, is a
+// programming error and panics.
+func FromEdges(n int, edges []Edge) *Graph {
+	if n < 0 || n >= math.MaxInt32 {
+		panic(fmt.Sprintf("partition.FromEdges: %d vertices, want 0 <= n < 2^31-1", n))
+	}
+	// Count the directed entries per source vertex.
+	start := make([]int64, n+1)
+	for i, e := range edges {
+		if e.U < 0 || int(e.U) >= n || e.V < 0 || int(e.V) >= n {
+			panic(fmt.Sprintf("partition.FromEdges: edge %d is {%d, %d}, outside the vertices 0..%d", i, e.U, e.V, n-1))
+		}
+		if e.U != e.V {
+			start[e.U+1]++
+			start[e.V+1]++
+		}
+	}
+	for v := 0; v < n; v++ {
+		start[v+1] += start[v]
+	}
+	total := start[n]
+	if total > math.MaxInt32 {
+		panic(fmt.Sprintf("partition.FromEdges: %d adjacency entries, more than 2^31-1", total))
+	}
+	// Two stable bucket passes, first by target and then by source, leave
+	// every source's targets in increasing order, so duplicates end up next
+	// to each other and merging them is one linear sweep. The graph is
+	// symmetric, so the per-target buckets have the per-source sizes.
+	src := make([]int32, total) // by target: the entry's source
+	srcW := make([]int64, total)
+	cursor := slices.Clone(start[:n])
+	for _, e := range edges {
+		if e.U == e.V {
+			continue
+		}
+		src[cursor[e.V]], srcW[cursor[e.V]] = e.U, e.W
+		cursor[e.V]++
+		src[cursor[e.U]], srcW[cursor[e.U]] = e.V, e.W
+		cursor[e.U]++
+	}
+	adj := make([]int32, total)
+	adjw := make([]int64, total)
+	copy(cursor, start[:n])
+	for t := 0; t < n; t++ {
+		for p := start[t]; p < start[t+1]; p++ {
+			s := src[p]
+			adj[cursor[s]], adjw[cursor[s]] = int32(t), srcW[p]
+			cursor[s]++
+		}
+	}
+	// Merge duplicates in place.
+	g := &Graph{XAdj: make([]int32, n+1)}
+	out := int64(0)
+	for v := 0; v < n; v++ {
+		g.XAdj[v] = int32(out)
+		for p := start[v]; p < start[v+1]; p++ {
+			if out > int64(g.XAdj[v]) && adj[out-1] == adj[p] {
+				adjw[out-1] += adjw[p]
+				continue
+			}
+			adj[out], adjw[out] = adj[p], adjw[p]
+			out++
+		}
+	}
+	g.XAdj[n] = int32(out)
+	g.Adj = adj[:out:out]
+	g.AdjW = adjw[:out:out]
+	return g
+}
+
+// Validate reports the first way in which g is not a valid graph: XAdj not a
+// non-decreasing index into Adj starting at 0, weight slices of the wrong
+// length, negative weights, weight totals above 2^53, a neighbour index out
+// of range, a self loop, a neighbour listed twice, or an edge listed one way
+// only or with different weights its two ways.
+func (g *Graph) Validate() error {
+	if g == nil {
+		return errors.New("partition: nil graph")
+	}
+	if v, msg := g.check(0); msg != "" {
+		if v < 0 {
+			return fmt.Errorf("partition: invalid graph: %s", msg)
+		}
+		return fmt.Errorf("partition: invalid graph: vertex %d: %s", v, msg)
+	}
+	return nil
+}
+
+// check does Validate's work. Vertex numbers in messages are offset by base
+// (1 for the METIS file format), and v is the offending vertex, 0-based, or
+// -1 when the fault is not one vertex's.
+func (g *Graph) check(base int) (v int, msg string) {
+	if len(g.XAdj) == 0 {
+		if len(g.Adj) != 0 || len(g.AdjW) != 0 || len(g.VW) != 0 {
+			return -1, fmt.Sprintf("XAdj is empty but Adj has %d entries, AdjW %d and VW %d; XAdj needs n+1 entries", len(g.Adj), len(g.AdjW), len(g.VW))
+		}
+		return -1, ""
+	}
+	n := len(g.XAdj) - 1
+	if n >= math.MaxInt32 {
+		return -1, fmt.Sprintf("%d vertices, more than 2^31-2", n)
+	}
+	if g.XAdj[0] != 0 {
+		return -1, fmt.Sprintf("XAdj[0] is %d, want 0", g.XAdj[0])
+	}
+	if int(g.XAdj[n]) != len(g.Adj) {
+		return -1, fmt.Sprintf("XAdj[%d] is %d but Adj has %d entries; they must agree", n, g.XAdj[n], len(g.Adj))
+	}
+	if g.AdjW != nil && len(g.AdjW) != len(g.Adj) {
+		return -1, fmt.Sprintf("AdjW has %d entries, Adj %d; give one weight per entry or nil for all 1", len(g.AdjW), len(g.Adj))
+	}
+	if g.VW != nil && len(g.VW) != n {
+		return -1, fmt.Sprintf("VW has %d entries for %d vertices; give one weight per vertex or nil for all 1", len(g.VW), n)
+	}
+	var tvw int64
+	for u := 0; u < n; u++ {
+		if g.XAdj[u+1] < g.XAdj[u] {
+			return u, fmt.Sprintf("XAdj decreases from %d to %d; it must be non-decreasing", g.XAdj[u], g.XAdj[u+1])
+		}
+		if g.VW != nil {
+			w := g.VW[u]
+			if w < 0 {
+				return u, fmt.Sprintf("weight %d is negative; weights must be >= 0", w)
+			}
+			if tvw += w; tvw > maxWeightSum {
+				return u, "the vertex weights add up to more than 2^53; scale them down"
+			}
+		}
+	}
+	var tew int64
+	for p, w := range g.AdjW {
+		if w < 0 {
+			return ownerOf(g.XAdj, p), fmt.Sprintf("edge to %d has negative weight %d; weights must be >= 0", int(g.Adj[p])+base, w)
+		}
+		if tew += w; tew > 2*maxWeightSum {
+			return ownerOf(g.XAdj, p), "the edge weights add up to more than 2^53; scale them down"
+		}
+	}
+	if sortedSymmetric(g) {
+		return -1, ""
+	}
+	// The transpose (who lists u, with which weight) built by counting sort;
+	// then u's own list must be the same set with the same weights.
+	cnt := make([]int32, n+1)
+	for u := 0; u < n; u++ {
+		for p := g.XAdj[u]; p < g.XAdj[u+1]; p++ {
+			x := g.Adj[p]
+			if x < 0 || int(x) >= n {
+				return u, fmt.Sprintf("neighbour %d is out of range %d..%d", int(x)+base, base, n-1+base)
+			}
+			if int(x) == u {
+				return u, "has a self loop; drop it (it never crosses a part boundary)"
+			}
+			cnt[x+1]++
+		}
+	}
+	for u := 0; u < n; u++ {
+		cnt[u+1] += cnt[u]
+	}
+	tsrc := make([]int32, len(g.Adj))
+	var tw []int64
+	if g.AdjW != nil {
+		tw = make([]int64, len(g.Adj))
+	}
+	for u := 0; u < n; u++ {
+		for p := g.XAdj[u]; p < g.XAdj[u+1]; p++ {
+			x := g.Adj[p]
+			q := cnt[x]
+			tsrc[q] = int32(u)
+			if tw != nil {
+				tw[q] = g.AdjW[p]
+			}
+			cnt[x]++
+		}
+	}
+	// cnt[u] is now the end of u's transposed entries (and the start of
+	// u+1's).
+	mark := make([]int32, n)
+	mw := make([]int64, n)
+	for u := range mark {
+		mark[u] = -1
+	}
+	lo := int32(0)
+	for u := 0; u < n; u++ {
+		hi := cnt[u]
+		for p := g.XAdj[u]; p < g.XAdj[u+1]; p++ {
+			x := g.Adj[p]
+			if mark[x] == int32(u) {
+				return u, fmt.Sprintf("lists neighbour %d twice; merge the two entries into one edge (FromEdges adds their weights)", int(x)+base)
+			}
+			mark[x] = int32(u)
+			if g.AdjW != nil {
+				mw[x] = g.AdjW[p]
+			}
+		}
+		for q := lo; q < hi; q++ {
+			x := tsrc[q]
+			if mark[x] != int32(u) {
+				return u, fmt.Sprintf("is listed as a neighbour by vertex %d but does not list %d; list every edge both ways", int(x)+base, int(x)+base)
+			}
+			if tw != nil && mw[x] != tw[q] {
+				return u, fmt.Sprintf("edge to %d has weight %d here and %d at %d; give both ways the same weight", int(x)+base, mw[x], tw[q], int(x)+base)
+			}
+		}
+		// Same size and every incoming entry present: the sets are equal
+		// (duplicates were rejected above).
+		if int32(hi-lo) != g.XAdj[u+1]-g.XAdj[u] {
+			for p := g.XAdj[u]; p < g.XAdj[u+1]; p++ {
+				mark[g.Adj[p]] = -2 // u's own list, to find the one not matched
+			}
+			for q := lo; q < hi; q++ {
+				mark[tsrc[q]] = -1
+			}
+			for p := g.XAdj[u]; p < g.XAdj[u+1]; p++ {
+				if x := g.Adj[p]; mark[x] == -2 {
+					return u, fmt.Sprintf("lists neighbour %d but %d does not list it; list every edge both ways", int(x)+base, int(x)+base)
+				}
+			}
+		}
+		lo = hi
+	}
+	return -1, ""
+}
+
+// sortedSymmetric is check's fast path for the common case of neighbour
+// lists in increasing order (as FromEdges makes them): it reports whether
+// the lists are strictly increasing, in range, free of self loops and
+// symmetric with equal weights, in one sweep and one array. Visiting the
+// vertices in order, the entries u -> v with u < v arrive in increasing u,
+// which is the order of the entries below v in v's sorted list; next[v]
+// walks that part of v's list. Any fault sends check to its slow path,
+// which says what the fault is.
+func sortedSymmetric(g *Graph) bool {
+	n := len(g.XAdj) - 1
+	next := make([]int32, n)
+	copy(next, g.XAdj[:n])
+	for u := 0; u < n; u++ {
+		lo, hi := g.XAdj[u], g.XAdj[u+1]
+		prev := int32(-1)
+		for p := lo; p < hi; p++ {
+			v := g.Adj[p]
+			if v <= prev || v < 0 || int(v) >= n || int(v) == u {
+				return false
+			}
+			prev = v
+			if int(v) < u {
+				// Must have been matched from v's side already.
+				if p >= next[u] {
+					return false
+				}
+				continue
+			}
+			q := next[v]
+			if q >= g.XAdj[v+1] || int(g.Adj[q]) != u || (g.AdjW != nil && g.AdjW[q] != g.AdjW[p]) {
+				return false
+			}
+			next[v]++
+		}
+	}
+	return true
+}
+
+// ownerOf returns the vertex whose neighbour list holds adjacency entry p.
+func ownerOf(xadj []int32, p int) int {
+	lo, hi := 0, len(xadj)-1 // xadj[lo] <= p < xadj[hi]
+	for hi-lo > 1 {
+		mid := (lo + hi) / 2
+		if int(xadj[mid]) <= p {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return lo
+}
+
+// Cut returns the total weight of the edges whose ends are in different
+// parts. part holds one part number per vertex; Cut panics if its length is
+// not the number of vertices.
+func (g *Graph) Cut(part []int32) int64 {
+	n := g.N()
+	if len(part) != n {
+		panic(fmt.Sprintf("partition: Cut of a %d-vertex graph given %d part numbers", n, len(part)))
+	}
+	var cut int64
+	for v := 0; v < n; v++ {
+		pv := part[v]
+		for p := g.XAdj[v]; p < g.XAdj[v+1]; p++ {
+			if u := g.Adj[p]; int(u) > v && part[u] != pv {
+				cut += g.edgeWeight(p)
+			}
+		}
+	}
+	return cut
+}
+
+// edgeWeight is the weight of adjacency entry p.
+func (g *Graph) edgeWeight(p int32) int64 {
+	if g.AdjW == nil {
+		return 1
+	}
+	return g.AdjW[p]
+}
