@@ -364,8 +364,9 @@ func (f *Fit) HalfRTT(n int64) float64 {
 //     half-RTT(n) - 2o = L + (n-1) G over the ping-pong sizes up to S.
 //     LogGOPS then charges a rendezvous 2L more; Notes say how far that is
 //     from the measured jump, which one L cannot follow too;
-//   - g: the intercept of the train periods over the eager sizes, each
-//     period the slope of a train's time against its length;
+//   - g: the intercept of the train periods over the eager sizes (at
+//     least those up to 1 KiB), each period the slope of a train's time
+//     against its length;
 //   - the flop rate and memory bandwidth: the inverse slopes of the
 //     kernel's time against flops and against bytes, lines through the
 //     origin fitted by relative least squares.
@@ -507,6 +508,11 @@ func pp2us(pts []Point) []float64 {
 	return y
 }
 
+// minTrainFit is the size up to which train periods are fitted even when
+// the eager limit found is lower: on a busy machine a spurious limit must
+// not leave g without points.
+const minTrainFit = 1024
+
 func (f *Fit) fitTrains(train []TrainPoint) error {
 	bySize := map[int64][]TrainPoint{}
 	for _, t := range train {
@@ -528,7 +534,7 @@ func (f *Fit) fitTrains(train []TrainPoint) error {
 			continue // a size with one train length says nothing of the period
 		}
 		f.Periods = append(f.Periods, Point{Size: s, Us: l.Slope})
-		if s <= f.Eager {
+		if s <= max(f.Eager, minTrainFit) {
 			px, py = append(px, float64(max(s-1, 0))), append(py, l.Slope)
 		}
 	}

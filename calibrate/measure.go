@@ -104,7 +104,7 @@ func Measure(ctx context.Context, o Options) (*Data, error) {
 		if s <= 2*limit {
 			eager = append(eager, s)
 		}
-		if s == 0 || s&(s-1) == 0 && s >= 64 && s <= 4*limit {
+		if s == 0 || s&(s-1) == 0 && s >= 64 && s <= max(4*limit, 64<<10) {
 			train = append(train, s)
 		}
 	}

@@ -209,4 +209,3 @@ func mpiVersion(mpiRun string) string {
 	}
 	return "unknown MPI"
 }
-
