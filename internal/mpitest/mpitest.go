@@ -84,6 +84,7 @@ var ExampleArgs = map[string][]string{
 	"broadcast.parley":          {"--maxbytes", "64K"},
 	"compute-model.parley":      {"--length", "64K"},
 	"reduce.parley":             {"--maxcount", "4K"},
+	"allreduce-loop.parley":     {"--reps", "100"},
 	"ring.parley":               {"--msgsize", "4K"},
 	"alltoall.parley":           {"--block", "1K"},
 }
