@@ -205,6 +205,10 @@ func fitPiecewise(pts []Point, eager int64) (piecewise, error) {
 // vary too much to place a switch by.
 const MaxEager = 256 << 10
 
+// minSide is the fewest sizes FindEager leaves on either side of a split:
+// a lone slow point is noise, not a protocol.
+const minSide = 4
+
 // FindEager returns the eager limit S that best splits the ping-pong
 // curve: the measured size after which the piecewise model, fitted by
 // least squares on either side of it, leaves the smallest relative
@@ -218,7 +222,7 @@ func FindEager(pts []Point) (eager int64, ok bool) {
 		return 0, false
 	}
 	best := line
-	for i := 1; i+1 < len(pts); i++ {
+	for i := minSide - 1; i+minSide < len(pts); i++ {
 		if pts[i].Size == pts[i+1].Size {
 			continue
 		}

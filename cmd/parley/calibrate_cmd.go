@@ -143,6 +143,9 @@ func runCalibrate(e *env, inv *invocation) int {
 	fmt.Fprintf(e.stderr, "parley calibrate: L = %.3g us, o = %.3g us, g = %.3g us, G = %.4g ns/B, O = %.4g ns/B, S = %d B; %.3g GF/s and %.3g GB/s per task\n",
 		fit.L, fit.O, fit.Gap, 1e3*fit.G, 1e3*fit.ByteOverhead, fit.Eager, fit.FlopRate/1e9, fit.MemBandwidth/1e9)
 	fmt.Fprintf(e.stderr, "parley calibrate: ping-pong model: %s\n", fit.PingPong)
+	if fit.PingPong.R2 < 0.5 {
+		fmt.Fprintf(e.stderr, "parley calibrate: warning: LogGOPS fits this machine's ping-pong poorly; the file's notes say where it cannot follow\n")
+	}
 	if o.out != "-" {
 		fmt.Fprintf(e.stderr, "parley calibrate: wrote %s; use it with --platform %s\n", o.out, o.out)
 	}
@@ -161,6 +164,9 @@ func runSweeps(e *env, o *calibrateOptions, mpicc, mpiRun string) *calibrate.Dat
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	fmt.Fprintf(e.stderr, "parley calibrate: measuring with %d tasks (messages up to %d bytes)\n", o.np, int64(o.maxSize))
+	if cores := runtime.NumCPU(); o.np > cores {
+		fmt.Fprintf(e.stderr, "parley calibrate: warning: %d tasks on %d processors: they take turns, and the times follow the scheduler more than the MPI\n", o.np, cores)
+	}
 	data, err := calibrate.Measure(ctx, calibrate.Options{
 		MPICC: mpicc, MPIRun: mpiRun, CFlags: mpiccFlags, NP: o.np, Dir: dir,
 		MaxSize: int64(o.maxSize), Timeout: o.timeout, Progress: e.calibrationProgress(),
