@@ -35,3 +35,33 @@ func TestAccuracies(t *testing.T) {
 		t.Errorf("at 10%%:\n%s", b.String())
 	}
 }
+
+func TestMedianSet(t *testing.T) {
+	run := func(times ...string) *Set {
+		f := &File{Tables: []Table{{Columns: []Column{
+			{Heading: "Bytes", Label: "(only value)", Rows: []string{"0", "8"}},
+			{Heading: "Time", Label: "(median)", Rows: times},
+		}}}}
+		return &Set{Logs: []TaskLog{{Rank: 0, File: f}}}
+	}
+	runs := []*Set{run("1", "40"), run("2", "10", "7"), run("900", "20")}
+	m := MedianSet(runs)
+	got := m.Log(0).File.Tables[0].Columns
+	if got[0].Rows[1] != "8" || got[1].Rows[0] != "2" || got[1].Rows[1] != "20" || len(got[1].Rows) != 2 {
+		t.Errorf("medians: %v", got)
+	}
+	if runs[0].Log(0).File.Tables[0].Columns[1].Rows[0] != "1" {
+		t.Error("MedianSet changed its first run")
+	}
+	dir := t.TempDir()
+	if err := m.WriteFiles(dir, "prog"); err != nil {
+		t.Fatal(err)
+	}
+	back, err := LoadSet(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.Log(0).File.Tables[0].Columns[1].Rows[1] != "20" {
+		t.Errorf("written and read back: %v", back.Log(0).File.Tables[0].Columns)
+	}
+}

@@ -23,6 +23,7 @@ func TestCalibrateUsage(t *testing.T) {
 		{"validate", "ring.parley", "--tolerance", "lots"},
 		{"validate", "ring.parley", "--tolerance", "-5%"},
 		{"validate", "ring.parley", "--platform", "ideal", "--timeout", "-1s"},
+		{"validate", "ring.parley", "--platform", "ideal", "--runs", "0"},
 	} {
 		if code, _, errOut := parley(t, "", args...); code != 2 || strings.Count(errOut, "\n") != 1 {
 			t.Errorf("%s: exit %d %q", strings.Join(args, " "), code, errOut)
@@ -110,20 +111,20 @@ func TestCalibrateAndValidate(t *testing.T) {
 	if _, err := netmodel.Load(plat); err != nil {
 		t.Fatal(err)
 	}
-	validate := func(tolerance string) (int, string, string) {
+	validate := func(tolerance, runs string) (int, string, string) {
 		return parley(t, "", "validate", "pingpong-latency.parley", "--tasks", "2", "--platform", plat, "--dir", dir,
-			"--tolerance", tolerance, "--", "--maxbytes", "4K", "--reps", "20")
+			"--tolerance", tolerance, "--runs", runs, "--", "--maxbytes", "4K", "--reps", "20")
 	}
-	code, out, errOut := validate("1000%")
+	code, out, errOut := validate("1000%", "3")
 	if code != 0 || !strings.Contains(out, `"1/2 RTT (usecs)" (median)`) || !strings.Contains(out, "Accuracy") {
 		t.Errorf("validate, 1000%%: exit %d\n%s\n%s", code, out, errOut)
 	}
-	for _, f := range []string{"pred/pingpong-latency-0.log", "meas/pingpong-latency-0.log", "meas/pingpong-latency.c"} {
+	for _, f := range []string{"pred/pingpong-latency-0.log", "meas/pingpong-latency-0.log", "meas/pingpong-latency.c", "meas/run-3/pingpong-latency-1.log"} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
 			t.Errorf("--dir: %v", err)
 		}
 	}
-	code, out, errOut = validate("0.0001%")
+	code, out, errOut = validate("0.0001%", "1")
 	if code != 1 || !strings.Contains(out, "OUTSIDE") || !strings.Contains(errOut, "outside the tolerance") {
 		t.Errorf("validate, 0.0001%%: exit %d\n%s\n%s", code, out, errOut)
 	}

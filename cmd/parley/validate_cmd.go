@@ -45,9 +45,11 @@ file parley calibrate writes. For example:
   parley calibrate -o calibrated.toml
   parley validate examples/pingpong-latency.parley --tasks 2 -- --maxbytes 64K
 
---dir keeps the generated C, the executable and both sets of logs there
-(pred/ and meas/); without it they go to a temporary directory that is
-removed afterwards.
+--runs K runs the program K times and compares, cell by cell, the median
+of the K measured values: on a machine shared with other work one run's
+medians can be far off. --dir keeps the generated C, the executable and
+the logs there (pred/, meas/ and, with --runs, meas/run-1, ...); without
+it they go to a temporary directory that is removed afterwards.
 
 Exit status: 0 when every column is within tolerance and the message
 totals agree; 1 when a column is outside it, the totals differ, or the
@@ -60,7 +62,8 @@ a missing mpicc or mpirun.`,
 			o.sim.platform = defaultCalibrated
 			fs.StringVar(&o.tolerance, "tolerance", "10%", "largest mean error per column, e.g. 5% or 0.05")
 			fs.StringVar(&o.dir, "dir", "", "keep the generated program and the logs in this directory")
-			fs.DurationVar(&o.timeout, "timeout", 10*time.Minute, "time limit of the real run")
+			fs.DurationVar(&o.timeout, "timeout", 10*time.Minute, "time limit of each real run")
+			fs.IntVar(&o.runs, "runs", 1, "run the program this many times and compare the median of each measured value")
 			return o
 		},
 		run: runValidate,
@@ -75,6 +78,7 @@ type validateOptions struct {
 	tolerance string
 	dir       string
 	timeout   time.Duration
+	runs      int
 }
 
 // parseTolerance reads "10%" or "0.1" as a fraction.
@@ -103,6 +107,9 @@ func runValidate(e *env, inv *invocation) int {
 		return 2
 	case o.timeout <= 0:
 		fmt.Fprintf(e.stderr, "%s: --timeout must be positive\n", name)
+		return 2
+	case o.runs < 1:
+		fmt.Fprintf(e.stderr, "%s: --runs must be at least 1, not %d\n", name, o.runs)
 		return 2
 	}
 	if !inv.changed("platform") {
@@ -176,18 +183,9 @@ func runValidate(e *env, inv *invocation) int {
 	}
 
 	// Run.
-	fmt.Fprintf(e.stderr, "%s: running mpirun -np %d %s %s\n", name, s.opts.NumTasks, base, strings.Join(inv.rest, " "))
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	var out bytes.Buffer
-	begin := time.Now()
-	err = mpirun.Run(ctx, mpirun.Job{MPIRun: mpiRun, NP: int(s.opts.NumTasks), Exe: exe, Args: inv.rest, Dir: measDir,
-		Stdout: &out, Stderr: &out, Timeout: o.timeout})
-	if err != nil {
-		fmt.Fprintf(e.stderr, "%s: the real run failed: %v\n%s", name, err, out.String())
-		return 1
+	if code := runReal(e, o, mpiRun, exe, int(s.opts.NumTasks), inv.rest, measDir, base); code != 0 {
+		return code
 	}
-	fmt.Fprintf(e.stderr, "%s: ran in %.2fs\n", name, time.Since(begin).Seconds())
 
 	// Compare.
 	cmp, code := writeComparison(e, name, measDir, predDir, false)
@@ -207,6 +205,51 @@ func runValidate(e *env, inv *invocation) int {
 	}
 	if !within || !agree {
 		return 1
+	}
+	return 0
+}
+
+// runReal runs the built program o.runs times under mpirun and leaves its
+// logs in dir: those of the run, or with several runs (each in a
+// directory of its own, run-1, run-2, ...) the median of each value across
+// them.
+func runReal(e *env, o *validateOptions, mpiRun, exe string, np int, args []string, dir, base string) int {
+	const name = "parley validate"
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	var sets []*logfile.Set
+	for i := range o.runs {
+		runDir := dir
+		if o.runs > 1 {
+			runDir = filepath.Join(dir, fmt.Sprintf("run-%d", i+1))
+			if err := checkDir(runDir); err != nil {
+				fmt.Fprintf(e.stderr, "%s: %v\n", name, err)
+				return 1
+			}
+		}
+		fmt.Fprintf(e.stderr, "%s: running mpirun -np %d %s %s\n", name, np, base, strings.Join(args, " "))
+		var out bytes.Buffer
+		begin := time.Now()
+		err := mpirun.Run(ctx, mpirun.Job{MPIRun: mpiRun, NP: np, Exe: exe, Args: args, Dir: runDir,
+			Stdout: &out, Stderr: &out, Timeout: o.timeout})
+		if err != nil {
+			fmt.Fprintf(e.stderr, "%s: the real run failed: %v\n%s", name, err, out.String())
+			return 1
+		}
+		fmt.Fprintf(e.stderr, "%s: ran in %.2fs\n", name, time.Since(begin).Seconds())
+		if o.runs > 1 {
+			set := loadLogs(e, name, runDir)
+			if set == nil {
+				return 1
+			}
+			sets = append(sets, set)
+		}
+	}
+	if o.runs > 1 {
+		if err := logfile.MedianSet(sets).WriteFiles(dir, base); err != nil {
+			fmt.Fprintf(e.stderr, "%s: %v\n", name, err)
+			return 1
+		}
 	}
 	return 0
 }
