@@ -157,6 +157,9 @@ func between(lo, hi int64, n int64) []int64 {
 	return s
 }
 
+// buildTimeout bounds mpicc, which builds the kernels in seconds.
+const buildTimeout = 5 * time.Minute
+
 // build writes the kernels and the C backend's run-time header into
 // o.Dir and compiles them.
 func build(o Options) (string, error) {
@@ -169,7 +172,9 @@ func build(o Options) (string, error) {
 	}
 	exe := filepath.Join(o.Dir, "parley_calib")
 	args := append(append([]string{}, o.CFlags...), "-o", exe, src, "-lm")
-	if out, err := exec.Command(o.MPICC, args...).CombinedOutput(); err != nil {
+	ctx, cancel := context.WithTimeout(context.Background(), buildTimeout)
+	defer cancel()
+	if out, err := exec.CommandContext(ctx, o.MPICC, args...).CombinedOutput(); err != nil {
 		return "", fmt.Errorf("mpicc %s: %w\n%s", strings.Join(args, " "), err, out)
 	}
 	return exe, nil

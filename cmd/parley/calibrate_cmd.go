@@ -209,7 +209,9 @@ func (e *env) calibrationProgress() func(calibrate.Progress) {
 
 // mpiVersion returns the first line of mpirun --version.
 func mpiVersion(mpiRun string) string {
-	out, err := exec.Command(mpiRun, "--version").Output()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, mpiRun, "--version").Output()
 	if line, _, _ := strings.Cut(string(out), "\n"); err == nil && line != "" {
 		return strings.TrimSpace(line)
 	}
