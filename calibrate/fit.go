@@ -145,17 +145,17 @@ func relWeights(ys []float64) []float64 {
 	return w
 }
 
-// piecewise is the ping-pong model around an eager limit: half a round
-// trip of n bytes takes a + (n-1) G below or at the limit and a + jump +
-// (n-1) G above it.
-type piecewise struct {
+// Piecewise is a ping-pong curve around an eager limit, all three
+// coefficients free: half a round trip of n bytes takes A + (n-1) G up to
+// Eager bytes and A + Jump + (n-1) G above.
+type Piecewise struct {
 	Eager        int64
-	A, G, Jump   float64
+	A, G, Jump   float64 // us, us/B, us
 	Quality      Quality
-	weightedLoss float64
+	weightedLoss float64 // the relative least-squares loss
 }
 
-func (p piecewise) at(n int64) float64 {
+func (p Piecewise) at(n int64) float64 {
 	v := p.A + float64(max(n-1, 0))*p.G
 	if n > p.Eager {
 		v += p.Jump
@@ -165,7 +165,7 @@ func (p piecewise) at(n int64) float64 {
 
 // fitPiecewise fits the piecewise model with its eager limit at eager, by
 // relative least squares.
-func fitPiecewise(pts []Point, eager int64) (piecewise, error) {
+func fitPiecewise(pts []Point, eager int64) (Piecewise, error) {
 	x := make([][]float64, len(pts))
 	y := make([]float64, len(pts))
 	above := countAbove(pts, eager)
@@ -183,9 +183,9 @@ func fitPiecewise(pts []Point, eager int64) (piecewise, error) {
 	w := relWeights(y)
 	c, err := leastSquares(x, y, w)
 	if err != nil {
-		return piecewise{}, err
+		return Piecewise{}, err
 	}
-	pw := piecewise{Eager: eager, A: c[0], G: c[1]}
+	pw := Piecewise{Eager: eager, A: c[0], G: c[1]}
 	if above > 0 {
 		pw.Jump = c[2]
 	}
@@ -325,7 +325,7 @@ type Fit struct {
 	// fitted parameters; Free is the piecewise line fitted without the
 	// model's ties (intercept, slope and jump free), for comparison.
 	PingPong Quality
-	Free     piecewise
+	Free     Piecewise
 	Measured []Point // the ping-pong sweep, by size
 	// Periods are the train periods per size (us per message); Stream
 	// fits them over the eager sizes: g + (n-1) G_stream.

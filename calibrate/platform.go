@@ -27,36 +27,30 @@ func WritePlatform(w io.Writer, m Machine, f *Fit) error {
 	b := bufio.NewWriter(w)
 	p := func(format string, a ...any) { fmt.Fprintf(b, format+"\n", a...) }
 	p("# Written by parley calibrate on %s at %s.", m.Host, m.Date.UTC().Format("2006-01-02 15:04 UTC"))
-	p("# %s; %d processors; the machine model is for runs of %d tasks on this host.", m.MPI, m.Cores, f.NP)
+	comment(b, "%s; %d processors; the machine model is for runs of %d tasks on this host.", m.MPI, m.Cores, f.NP)
 	p("# Every task shares one node: [network] is the MPI's on-node transport.")
 	p("name = %q", m.Name)
 	p("description = %q", fmt.Sprintf("%s measured by parley calibrate, %d tasks", m.Host, f.NP))
 	p("")
 	p("[network]")
 	p("model = \"loggp\"")
-	p("# L and G: relative least squares of the LogGOPS eager ping-pong,")
-	p("# o + L + o + (n-1)G up to S, with o fixed. The model (2L more above S)")
-	p("# against the whole sweep: %s.", f.PingPong)
+	comment(b, "L and G: relative least squares of the LogGOPS eager ping-pong, o + L + o + (n-1)G up to S, with o fixed. The model (2L more above S) against the whole sweep: %s.", f.PingPong)
 	p("L = %q", us(f.L))
-	p("# o: mean intercept of the send overhead (MPI_Send into an idle receiver,")
-	p("# %d eager sizes: %s)", f.SendUsed, f.SendLine.Quality)
-	p("# and of the receive overhead (MPI_Recv of a message already there, %s).", f.RecvLine.Quality)
-	p("# Send %.4g us + %.4g ns/B, receive %.4g us + %.4g ns/B.", f.SendLine.Intercept, 1e3*f.SendLine.Slope, f.RecvLine.Intercept, 1e3*f.RecvLine.Slope)
+	comment(b, "o: mean intercept of the send overhead (MPI_Send into an idle receiver, %d eager sizes: %s) and of the receive overhead (MPI_Recv of a message already there, %s). Send %.4g us + %.4g ns/B, receive %.4g us + %.4g ns/B.",
+		f.SendUsed, f.SendLine.Quality, f.RecvLine.Quality, f.SendLine.Intercept, 1e3*f.SendLine.Slope, f.RecvLine.Intercept, 1e3*f.RecvLine.Slope)
 	p("o = %q", us(f.O))
-	p("# g: intercept of the periods of trains of 1 to 32 back-to-back messages")
-	p("# over the eager sizes, period = g + (n-1)G_stream: %s;", f.Train.Quality)
-	p("# G_stream = %.4g ns/B (%s).", 1e3*f.Train.Slope, bandwidth(f.Train.Slope))
+	comment(b, "g: intercept of the periods of trains of 1 to 32 back-to-back messages over the eager sizes, period = g + (n-1)G_stream: %s; G_stream = %.4g ns/B (%s).",
+		f.Train.Quality, 1e3*f.Train.Slope, bandwidth(f.Train.Slope))
 	p("g = %q", us(f.Gap))
 	p("G = %q", perByte(f.G))
 	p("# O: slope of the send overhead.")
 	p("O = %q", perByte(f.ByteOverhead))
-	p("# S: the split of the ping-pong sweep with the least residual (the")
-	p("# piecewise line a + (n-1)G' + [n > S] jump, all free: a = %.4g us,", f.Free.A)
-	p("# G' = %.4g ns/B, jump = %.4g us; %s).", 1e3*f.Free.G, f.Free.Jump, f.Free.Quality)
+	comment(b, "S: the split of the ping-pong sweep with the least residual (the piecewise line a + (n-1)G' + [n > S] jump, all free: a = %.4g us, G' = %.4g ns/B, jump = %.4g us; %s).",
+		f.Free.A, 1e3*f.Free.G, f.Free.Jump, f.Free.Quality)
 	p("S = %q", fmt.Sprintf("%dB", f.Eager))
 	for _, n := range f.Notes {
 		p("#")
-		writeWrapped(b, "Note: "+n)
+		comment(b, "Note: %s", n)
 	}
 	p("")
 	p("[machine]")
@@ -67,11 +61,9 @@ func WritePlatform(w io.Writer, m Machine, f *Fit) error {
 	p("")
 	p("[[machine.nodes]]")
 	p("name = %q", m.Host)
-	p("# flops: %d x the inverse slope of the C backend's compute kernel", f.NP)
-	p("# (pr_work) on a 64 KiB buffer against its flops: %s.", f.FlopLine.Quality)
+	comment(b, "flops: %d x the inverse slope of the C backend's compute kernel (pr_work) on a 64 KiB buffer against its flops: %s.", f.NP, f.FlopLine.Quality)
 	p("flops = %q", fmt.Sprintf("%.6gGF/s", float64(f.NP)*f.FlopRate/1e9))
-	p("# memory_bandwidth: %d x the inverse slope of the same kernel without", f.NP)
-	p("# flops against the bytes it moves: %s.", f.StreamLine.Quality)
+	comment(b, "memory_bandwidth: %d x the inverse slope of the same kernel without flops against the bytes it moves: %s.", f.NP, f.StreamLine.Quality)
 	p("memory_bandwidth = %q", fmt.Sprintf("%.6gGB/s", float64(f.NP)*f.MemBandwidth/1e9))
 	p("")
 	p("# Ping-pong, half a round trip (median), measured and as this file prices it:")
@@ -103,10 +95,10 @@ func bandwidth(usPerByte float64) string {
 	return fmt.Sprintf("%.3g GB/s", 1e-3/usPerByte)
 }
 
-// writeWrapped writes text as a comment wrapped at 76 columns.
-func writeWrapped(b *bufio.Writer, text string) {
+// comment writes a comment wrapped at 76 columns.
+func comment(b *bufio.Writer, format string, a ...any) {
 	line := "#"
-	for _, w := range strings.Fields(text) {
+	for _, w := range strings.Fields(fmt.Sprintf(format, a...)) {
 		if len(line)+1+len(w) > 76 && line != "#" {
 			fmt.Fprintln(b, line)
 			line = "#  "
