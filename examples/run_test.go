@@ -36,6 +36,7 @@ type expectation struct {
 var expected = map[string]expectation{
 	// Collectives do not touch the counters.
 	"alltoall.parley":       {tasks: []counters{{task: 0}, {task: 7}}, logTasks: 1},
+	"allreduce-loop.parley": {tasks: []counters{{task: 0}, {task: 7}}, logTasks: 1},
 	"barrier.parley":        {tasks: []counters{{task: 0}, {task: 7}}, logTasks: 1},
 	"broadcast.parley":      {tasks: []counters{{task: 0}, {task: 7}}, logTasks: 1},
 	"compute-model.parley":  {tasks: []counters{{task: 0}, {task: 7}}, logTasks: 1},

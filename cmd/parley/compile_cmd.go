@@ -1,12 +1,14 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/spf13/pflag"
 
@@ -155,6 +157,10 @@ func runnable(path string) string {
 	return "./" + path
 }
 
+// mpiccTimeout bounds one mpicc run: a generated program compiles in
+// seconds.
+const mpiccTimeout = 5 * time.Minute
+
 // buildC compiles a generated C file with mpicc.
 func buildC(src, exe string, extra []string) error {
 	mpicc, err := exec.LookPath("mpicc")
@@ -162,7 +168,9 @@ func buildC(src, exe string, extra []string) error {
 		return errors.New("mpicc not found: install an MPI (on Debian: apt-get install openmpi-bin libopenmpi-dev), or compile the C file yourself")
 	}
 	args := append(append(append([]string{}, mpiccFlags...), extra...), "-o", exe, src, "-lm")
-	cmd := exec.Command(mpicc, args...)
+	ctx, cancel := context.WithTimeout(context.Background(), mpiccTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, mpicc, args...)
 	outb, err := cmd.CombinedOutput()
 	if err != nil {
 		return fmt.Errorf("mpicc %s: %w\n%s", strings.Join(args, " "), err, outb)

@@ -85,15 +85,16 @@ func runLogs(e *env, inv *invocation) int {
 	return compareLogs(e, pos[0], pos[1], o.all)
 }
 
-// loadLogs reads a set of logs, reporting a failure on stderr.
-func loadLogs(e *env, path string) *logfile.Set {
+// loadLogs reads a set of logs, reporting a failure on stderr as the
+// command cmd ("parley logs").
+func loadLogs(e *env, cmd, path string) *logfile.Set {
 	s, err := logfile.LoadSet(path)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "parley logs: %v\n", err)
+		fmt.Fprintf(e.stderr, "%s: %v\n", cmd, err)
 		return nil
 	}
 	for _, w := range s.Warnings {
-		fmt.Fprintf(e.stderr, "parley logs: warning: %s\n", w)
+		fmt.Fprintf(e.stderr, "%s: warning: %s\n", cmd, w)
 	}
 	return s
 }
@@ -101,7 +102,7 @@ func loadLogs(e *env, path string) *logfile.Set {
 // showLogs prints one set: rank, or with rank -1 rank 0 (else the lowest
 // rank present), or every rank.
 func showLogs(e *env, path string, rank int, all bool) int {
-	s := loadLogs(e, path)
+	s := loadLogs(e, "parley logs", path)
 	if s == nil {
 		return 2
 	}
@@ -138,43 +139,62 @@ func loggingRanks(s *logfile.Set) []int {
 
 // compareLogs compares a measured set with a predicted one.
 func compareLogs(e *env, measuredPath, predictedPath string, all bool) int {
-	m := loadLogs(e, measuredPath)
-	if m == nil {
-		return 2
+	cmp, code := writeComparison(e, "parley logs", measuredPath, predictedPath, all)
+	if cmp == nil {
+		return code
 	}
-	p := loadLogs(e, predictedPath)
-	if p == nil {
-		return 2
-	}
-	m, p = orient(e, m, p)
-	cmp, err := logfile.Compare(m, p)
-	if err != nil {
-		fmt.Fprintf(e.stderr, "parley logs: %v\n", err)
-		return 2
-	}
-	if err := cmp.WriteText(e.stdout, logfile.TextOptions{AllRanks: all}); err != nil {
-		fmt.Fprintf(e.stderr, "parley logs: %v\n", err)
-		return 2
-	}
-	if !cmp.TotalsAgree() {
-		fmt.Fprintf(e.stderr, "parley logs: message totals differ on %s: the prediction does not communicate as the program does\n",
-			logfile.RankList(cmp.DifferingRanks()))
+	if !totalsAgree(e, "parley logs", cmp) {
 		return 1
 	}
 	return 0
 }
 
+// writeComparison loads a measured and a predicted set of logs, compares
+// them and prints the comparison, as the command cmd. On failure it says
+// why and returns a nil comparison with exit status 2.
+func writeComparison(e *env, cmd, measuredPath, predictedPath string, all bool) (*logfile.Comparison, int) {
+	m := loadLogs(e, cmd, measuredPath)
+	if m == nil {
+		return nil, 2
+	}
+	p := loadLogs(e, cmd, predictedPath)
+	if p == nil {
+		return nil, 2
+	}
+	m, p = orient(e, cmd, m, p)
+	c, err := logfile.Compare(m, p)
+	if err == nil {
+		err = c.WriteText(e.stdout, logfile.TextOptions{AllRanks: all})
+	}
+	if err != nil {
+		fmt.Fprintf(e.stderr, "%s: %v\n", cmd, err)
+		return nil, 2
+	}
+	return c, 0
+}
+
+// totalsAgree reports whether the compared sets send and receive the same
+// messages, and says so on stderr when they do not.
+func totalsAgree(e *env, cmd string, c *logfile.Comparison) bool {
+	if c.TotalsAgree() {
+		return true
+	}
+	fmt.Fprintf(e.stderr, "%s: message totals differ on %s: the prediction does not communicate as the program does\n",
+		cmd, logfile.RankList(c.DifferingRanks()))
+	return false
+}
+
 // orient returns the measured set first. It notes on stderr when both sets
 // are of one kind (it compares them anyway) and swaps them when the
 // predicted set came first.
-func orient(e *env, first, second *logfile.Set) (measured, predicted *logfile.Set) {
+func orient(e *env, cmd string, first, second *logfile.Set) (measured, predicted *logfile.Set) {
 	switch {
 	case first.Predicted == second.Predicted:
-		fmt.Fprintf(e.stderr, "parley logs: note: %s and %s both hold %s times; comparing them anyway, %s as measured\n",
-			first.Path, second.Path, first.Kind(), first.Path)
+		fmt.Fprintf(e.stderr, "%s: note: %s and %s both hold %s times; comparing them anyway, %s as measured\n",
+			cmd, first.Path, second.Path, first.Kind(), first.Path)
 	case first.Predicted:
-		fmt.Fprintf(e.stderr, "parley logs: note: %s holds predicted times and %s measured ones; comparing %s as measured\n",
-			first.Path, second.Path, second.Path)
+		fmt.Fprintf(e.stderr, "%s: note: %s holds predicted times and %s measured ones; comparing %s as measured\n",
+			cmd, first.Path, second.Path, second.Path)
 		return second, first
 	}
 	return first, second

@@ -4,6 +4,6 @@
 // processes behind, and reading the logs and output back. It is imported
 // only by tests (codegen's differential test, the conformance harness).
 //
-// mpitest imports codegen, ir, lang, logfile, parser and the standard
-// library.
+// mpitest imports codegen, internal/mpirun, ir, lang, logfile, parser and
+// the standard library.
 package mpitest

@@ -3,17 +3,16 @@ package mpitest
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/parley-hpc/parley/codegen"
+	"github.com/parley-hpc/parley/internal/mpirun"
 	"github.com/parley-hpc/parley/ir"
 	"github.com/parley-hpc/parley/lang"
 	"github.com/parley-hpc/parley/logfile"
@@ -22,14 +21,13 @@ import (
 
 // Tools returns the paths of mpicc and mpirun, and skips the test, saying
 // what to install, where either is missing.
-func Tools(t testing.TB) (mpicc, mpirun string) {
+func Tools(t testing.TB) (mpicc, mpiRun string) {
 	t.Helper()
-	mpicc, err1 := exec.LookPath("mpicc")
-	mpirun, err2 := exec.LookPath("mpirun")
-	if err1 != nil || err2 != nil {
-		t.Skip("mpicc or mpirun not found: install Open MPI (apt-get install openmpi-bin libopenmpi-dev) to run this test")
+	mpicc, mpiRun, err := mpirun.Tools()
+	if err != nil {
+		t.Skipf("%v to run this test", err)
 	}
-	return mpicc, mpirun
+	return mpicc, mpiRun
 }
 
 // Build parses, checks and resolves a program, failing the test on any
@@ -86,6 +84,7 @@ var ExampleArgs = map[string][]string{
 	"broadcast.parley":          {"--maxbytes", "64K"},
 	"compute-model.parley":      {"--length", "64K"},
 	"reduce.parley":             {"--maxcount", "4K"},
+	"allreduce-loop.parley":     {"--reps", "100"},
 	"ring.parley":               {"--msgsize", "4K"},
 	"alltoall.parley":           {"--block", "1K"},
 }
@@ -98,44 +97,15 @@ func (o Output) String() string { return string(o.Stdout) + string(o.Stderr) }
 // Run runs exe on n tasks under mpirun, in exe's directory with standard
 // input empty and env ("KEY=value") added to the environment the tasks
 // inherit. On timeout it stops mpirun, kills whatever is left in its
-// process group and returns context.DeadlineExceeded.
-func Run(t testing.TB, mpirun, exe string, n int64, args []string, timeout time.Duration, env ...string) (Output, error) {
+// process group and returns an error wrapping context.DeadlineExceeded.
+func Run(t testing.TB, mpiRun, exe string, n int64, args []string, timeout time.Duration, env ...string) (Output, error) {
 	t.Helper()
-	full := []string{"--oversubscribe", "-np", fmt.Sprint(n)}
-	if os.Geteuid() == 0 {
-		full = append([]string{"--allow-run-as-root"}, full...)
-	}
-	full = append(append(full, exe), args...)
-	cmd := exec.Command(mpirun, full...)
-	cmd.Dir = filepath.Dir(exe)
-	if len(env) > 0 {
-		cmd.Env = append(os.Environ(), env...)
-	}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	// Tasks that outlive a killed mpirun must not hold the test up.
-	cmd.WaitDelay = 5 * time.Second
 	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case err := <-done:
-		return Output{stdout.Bytes(), stderr.Bytes()}, err
-	case <-time.After(timeout):
-		// mpirun passes SIGTERM on to the tasks it started; then anything
-		// left in its process group is killed.
-		syscall.Kill(cmd.Process.Pid, syscall.SIGTERM)
-		select {
-		case <-done:
-		case <-time.After(3 * time.Second):
-			syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-			<-done
-		}
-		return Output{stdout.Bytes(), stderr.Bytes()}, context.DeadlineExceeded
-	}
+	err := mpirun.Run(context.Background(), mpirun.Job{
+		MPIRun: mpiRun, NP: int(n), Exe: exe, Args: args, Dir: filepath.Dir(exe), Env: env,
+		Stdout: &stdout, Stderr: &stderr, Timeout: timeout,
+	})
+	return Output{stdout.Bytes(), stderr.Bytes()}, err
 }
 
 // Lines returns the non-empty lines of s, sorted: tasks print concurrently

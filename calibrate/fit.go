@@ -1,0 +1,597 @@
+package calibrate
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"slices"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// Quality says how well a least-squares fit matches its points.
+type Quality struct {
+	N int // points fitted
+	// R2 is the coefficient of determination, 1 - SSres/SStot, of the
+	// unweighted residuals: 1 is a perfect fit, 0 no better than the mean.
+	R2 float64
+	// RMSRel and MaxRel are the root mean square and the largest relative
+	// residual, |model - measured| / measured.
+	RMSRel, MaxRel float64
+}
+
+func (q Quality) String() string {
+	return fmt.Sprintf("R^2 = %.4f, relative residuals rms %.1f%% max %.1f%% over %d points", q.R2, 100*q.RMSRel, 100*q.MaxRel, q.N)
+}
+
+// quality compares the model's values with the measured ones.
+func quality(measured, model []float64) Quality {
+	q := Quality{N: len(measured)}
+	if q.N == 0 {
+		return q
+	}
+	var mean float64
+	for _, y := range measured {
+		mean += y
+	}
+	mean /= float64(q.N)
+	var ssRes, ssTot, rel2 float64
+	for i, y := range measured {
+		d := model[i] - y
+		ssRes += d * d
+		ssTot += (y - mean) * (y - mean)
+		if y != 0 {
+			r := math.Abs(d / y)
+			rel2 += r * r
+			q.MaxRel = max(q.MaxRel, r)
+		}
+	}
+	q.R2 = 1
+	if ssTot > 0 {
+		q.R2 = 1 - ssRes/ssTot
+	}
+	q.RMSRel = math.Sqrt(rel2 / float64(q.N))
+	return q
+}
+
+// errUnderdetermined is returned for too few points to fit.
+var errUnderdetermined = errors.New("too few distinct points to fit")
+
+// leastSquares returns the coefficients c minimizing the sum over i of
+// w[i] (y[i] - sum_j c[j] x[i][j])^2, by QR factorization (gonum). A nil
+// w weighs every point alike.
+func leastSquares(x [][]float64, y, w []float64) ([]float64, error) {
+	n := len(y)
+	if n == 0 || n < len(x[0]) {
+		return nil, errUnderdetermined
+	}
+	k := len(x[0])
+	a := mat.NewDense(n, k, nil)
+	b := mat.NewDense(n, 1, nil)
+	for i := range n {
+		s := 1.0
+		if w != nil {
+			s = math.Sqrt(w[i])
+		}
+		for j := range k {
+			a.Set(i, j, s*x[i][j])
+		}
+		b.Set(i, 0, s*y[i])
+	}
+	var qr mat.QR
+	qr.Factorize(a)
+	var c mat.Dense
+	if err := qr.SolveTo(&c, false, b); err != nil {
+		return nil, fmt.Errorf("%w: %w", errUnderdetermined, err)
+	}
+	coef := make([]float64, k)
+	for j := range k {
+		coef[j] = c.At(j, 0)
+		if math.IsNaN(coef[j]) || math.IsInf(coef[j], 0) {
+			return nil, errUnderdetermined
+		}
+	}
+	return coef, nil
+}
+
+// Line is a fitted straight line y = Intercept + Slope x.
+type Line struct {
+	Intercept, Slope float64
+	Quality
+}
+
+// At returns the line's value at x.
+func (l Line) At(x float64) float64 { return l.Intercept + l.Slope*x }
+
+// fitLine fits y = a + b x to the points by relative least squares
+// (weights 1/y^2): on a busy machine the outliers are slow runs, and a
+// point twice too slow then weighs a quarter as much.
+func fitLine(xs, ys []float64) (Line, error) {
+	x := make([][]float64, len(xs))
+	for i, v := range xs {
+		x[i] = []float64{1, v}
+	}
+	c, err := leastSquares(x, ys, relWeights(ys))
+	if err != nil {
+		return Line{}, err
+	}
+	l := Line{Intercept: c[0], Slope: c[1]}
+	model := make([]float64, len(xs))
+	for i, v := range xs {
+		model[i] = l.At(v)
+	}
+	l.Quality = quality(ys, model)
+	return l, nil
+}
+
+// Point is one measurement: a message size in bytes (or a count) and a
+// time in microseconds.
+type Point struct {
+	Size int64
+	Us   float64
+}
+
+// relWeights weighs each point by 1/y^2, so that least squares minimizes
+// relative residuals: a 4 MiB ping-pong then counts no more than an empty
+// one, as in the percentage errors that `parley validate` reports.
+func relWeights(ys []float64) []float64 {
+	w := make([]float64, len(ys))
+	for i, y := range ys {
+		w[i] = 1 / max(y*y, 1e-12)
+	}
+	return w
+}
+
+// Piecewise is a ping-pong curve around an eager limit, all three
+// coefficients free: half a round trip of n bytes takes A + (n-1) G up to
+// Eager bytes and A + Jump + (n-1) G above.
+type Piecewise struct {
+	Eager        int64
+	A, G, Jump   float64 // us, us/B, us
+	Quality      Quality
+	weightedLoss float64 // the relative least-squares loss
+}
+
+func (p Piecewise) at(n int64) float64 {
+	v := p.A + float64(max(n-1, 0))*p.G
+	if n > p.Eager {
+		v += p.Jump
+	}
+	return v
+}
+
+// fitPiecewise fits the piecewise model with its eager limit at eager, by
+// relative least squares.
+func fitPiecewise(pts []Point, eager int64) (Piecewise, error) {
+	x := make([][]float64, len(pts))
+	y := make([]float64, len(pts))
+	above := countAbove(pts, eager)
+	for i, p := range pts {
+		x[i] = []float64{1, float64(max(p.Size-1, 0))}
+		if above > 0 { // else there is no jump to fit
+			step := 0.0
+			if p.Size > eager {
+				step = 1
+			}
+			x[i] = append(x[i], step)
+		}
+		y[i] = p.Us
+	}
+	w := relWeights(y)
+	c, err := leastSquares(x, y, w)
+	if err != nil {
+		return Piecewise{}, err
+	}
+	pw := Piecewise{Eager: eager, A: c[0], G: c[1]}
+	if above > 0 {
+		pw.Jump = c[2]
+	}
+	model := make([]float64, len(pts))
+	for i, p := range pts {
+		model[i] = pw.at(p.Size)
+		d := model[i] - p.Us
+		pw.weightedLoss += w[i] * d * d
+	}
+	pw.Quality = quality(y, model)
+	return pw, nil
+}
+
+// MaxEager is the largest size FindEager considers: MPIs switch protocols
+// well below it (Open MPI's shared memory at 4 KiB, its InfiniBand at 12
+// KiB, MPICH at 64 or 128 KiB), and larger messages on a busy machine
+// vary too much to place a switch by.
+const MaxEager = 256 << 10
+
+// minSide is the fewest sizes FindEager leaves on either side of a split:
+// a lone slow point is noise, not a protocol.
+const minSide = 4
+
+// FindEager returns the eager limit S that best splits the ping-pong
+// curve: the measured size after which the piecewise model, fitted by
+// least squares on either side of it, leaves the smallest relative
+// residuals. The limit lies between the returned size and the next one
+// measured; ok is false when no split beats a single line by a clear
+// margin (a flat protocol, or too few points).
+func FindEager(pts []Point) (eager int64, ok bool) {
+	pts = slices.DeleteFunc(sortedBySize(pts), func(p Point) bool { return p.Size > MaxEager })
+	line, err := fitPiecewise(pts, math.MaxInt64)
+	if err != nil {
+		return 0, false
+	}
+	best := line
+	for i := minSide - 1; i+minSide < len(pts); i++ {
+		if pts[i].Size == pts[i+1].Size {
+			continue
+		}
+		pw, err := fitPiecewise(pts, pts[i].Size)
+		if err == nil && pw.Jump > 0 && pw.weightedLoss < best.weightedLoss {
+			best = pw
+		}
+	}
+	// A split must explain most of what the line leaves unexplained.
+	if best.Eager == math.MaxInt64 || best.weightedLoss > 0.5*line.weightedLoss {
+		return 0, false
+	}
+	return best.Eager, true
+}
+
+func sortedBySize(pts []Point) []Point {
+	pts = slices.Clone(pts)
+	slices.SortStableFunc(pts, func(a, b Point) int {
+		switch {
+		case a.Size < b.Size:
+			return -1
+		case a.Size > b.Size:
+			return 1
+		}
+		return 0
+	})
+	return pts
+}
+
+// TrainPoint is the time of a train of K back-to-back messages of Size
+// bytes, and the empty acknowledgement after it, in microseconds.
+type TrainPoint struct {
+	Size int64
+	K    int
+	Us   float64
+}
+
+// WorkPoint is the time of the C backend's compute kernel on Flops
+// floating-point operations and Bytes of memory traffic, in microseconds.
+type WorkPoint struct {
+	Flops, Bytes int64
+	Us           float64
+}
+
+// Data is what Measure measured, and where and when.
+type Data struct {
+	Host  string
+	MPI   string // mpirun's version line
+	Cores int
+	Date  time.Time
+
+	NP       int
+	PingPong []Point // half round trips
+	Send     []Point // MPI_Send into an idle receiver
+	Recv     []Point // MPI_Recv of a message that is already there
+	Train    []TrainPoint
+	Flops    []WorkPoint // compute-bound: a small buffer, many flops per byte
+	Stream   []WorkPoint // memory-bound: no flops, large buffers
+}
+
+// Save writes the data as JSON, for LoadData.
+func (d *Data) Save(path string) error {
+	b, err := json.MarshalIndent(d, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, append(b, '\n'), 0o644)
+}
+
+// LoadData reads data that Save wrote.
+func LoadData(path string) (*Data, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	d := &Data{}
+	if err := json.Unmarshal(b, d); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if d.NP < 2 {
+		return nil, fmt.Errorf("%s: NP is %d: not measurements that parley calibrate saved", path, d.NP)
+	}
+	return d, nil
+}
+
+// Fit holds the fitted parameters, in microseconds and bytes, and each
+// fit's quality.
+type Fit struct {
+	NP int // tasks the machine model is for
+
+	L, O, G, Gap, ByteOverhead float64 // us, us, us/B, us, us/B: L, o, G, g, O
+	Eager                      int64   // S
+	EagerFound                 bool    // false: no protocol switch in the sweep
+
+	// SendLine and RecvLine are the overhead fits o_s + (n-1)O_s and
+	// o_r + (n-1)O_r; o is their intercepts' mean.
+	SendLine, RecvLine Line
+	SendUsed           int // send points fitted (those that did not wait for the receiver)
+	// PingPong is the quality of the LogGOPS ping-pong model with the
+	// fitted parameters; Free is the piecewise line fitted without the
+	// model's ties (intercept, slope and jump free), for comparison.
+	PingPong Quality
+	Free     Piecewise
+	Measured []Point // the ping-pong sweep, by size
+	// Periods are the train periods per size (us per message); Stream
+	// fits them over the eager sizes: g + (n-1) G_stream.
+	Periods []Point
+	Train   Line
+
+	FlopLine, StreamLine Line // time against flops, and against bytes, through the origin
+	// FlopRate and MemBandwidth are per task, while NP tasks compute at
+	// once: flop/s and B/s.
+	FlopRate, MemBandwidth float64
+
+	// Notes say where the model cannot follow the machine.
+	Notes []string
+}
+
+// recvDelayUs is how long the receiver of the overhead mode waits before
+// it calls MPI_Recv (kernels.c, RECV_DELAY_US): a send that takes half of
+// it has waited for the receiver rather than for its own CPU.
+const recvDelayUs = 20
+
+// HalfRTT is the LogGOPS time of half a ping-pong of n bytes between idle
+// tasks, as the interpreter prices it: o + L + o + (n-1) max(O, G), and
+// 2L more for the rendezvous of a message larger than S.
+func (f *Fit) HalfRTT(n int64) float64 {
+	v := 2*f.O + f.L + float64(max(n-1, 0))*max(f.G, f.ByteOverhead)
+	if n > f.Eager {
+		v += 2 * f.L
+	}
+	return v
+}
+
+// FitAll fits the LogGOPS parameters and the roofline to the data:
+//
+//   - S: the split of the ping-pong curve that leaves the least relative
+//     residual (FindEager);
+//   - o: the mean of the send and receive overheads' intercepts, each a
+//     line fitted to the eager sizes (o_s + (n-1)O_s, o_r + (n-1)O_r);
+//   - O: the send overhead's slope O_s (the sender's CPU per byte);
+//   - L and G: with o fixed, relative least squares of the eager model
+//     half-RTT(n) - 2o = L + (n-1) G over the ping-pong sizes up to S.
+//     LogGOPS then charges a rendezvous 2L more; Notes say how far that is
+//     from the measured jump, which one L cannot follow too;
+//   - g: the intercept of the train periods over the eager sizes (at
+//     least those up to 1 KiB), each period the slope of a train's time
+//     against its length;
+//   - the flop rate and memory bandwidth: the inverse slopes of the
+//     kernel's time against flops and against bytes, lines through the
+//     origin fitted by relative least squares.
+func FitAll(d *Data) (*Fit, error) {
+	f := &Fit{NP: d.NP}
+	pp := sortedBySize(d.PingPong)
+	if len(pp) < 4 {
+		return nil, fmt.Errorf("ping-pong: %d sizes measured, need at least 4", len(pp))
+	}
+	f.Measured = pp
+	f.Eager, f.EagerFound = FindEager(pp)
+	if !f.EagerFound {
+		f.Eager = pp[len(pp)-1].Size
+		f.Notes = append(f.Notes, "no eager/rendezvous switch in the ping-pong sweep: S is the largest size measured")
+	}
+	var err error
+	if f.Free, err = fitPiecewise(pp, f.Eager); err != nil {
+		return nil, fmt.Errorf("ping-pong: %w", err)
+	}
+	if err := f.fitOverheads(d); err != nil {
+		return nil, err
+	}
+	if err := f.fitLatency(pp); err != nil {
+		return nil, err
+	}
+	if err := f.fitTrains(d.Train); err != nil {
+		return nil, err
+	}
+	if err := f.fitMachine(d); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+func (f *Fit) fitOverheads(d *Data) error {
+	var sx, sy, rx, ry []float64
+	for _, p := range d.Send {
+		if p.Size <= f.Eager && p.Us < recvDelayUs/2 {
+			sx, sy = append(sx, float64(max(p.Size-1, 0))), append(sy, p.Us)
+		}
+	}
+	for _, p := range d.Recv {
+		if p.Size <= f.Eager {
+			rx, ry = append(rx, float64(max(p.Size-1, 0))), append(ry, p.Us)
+		}
+	}
+	var err error
+	if f.SendLine, err = fitLine(sx, sy); err != nil {
+		return fmt.Errorf("send overhead (%d eager sizes returned before the receiver was ready): %w", len(sx), err)
+	}
+	if f.RecvLine, err = fitLine(rx, ry); err != nil {
+		return fmt.Errorf("receive overhead: %w", err)
+	}
+	f.SendUsed = len(sx)
+	if n := countEager(d.Send, f.Eager); n > len(sx) {
+		f.Notes = append(f.Notes, fmt.Sprintf("%d of %d eager sends waited for the receiver (the transport's send is not buffered at those sizes); O is fitted to the others", n-len(sx), n))
+	}
+	f.O = max((f.SendLine.Intercept+f.RecvLine.Intercept)/2, 0)
+	f.ByteOverhead = max(f.SendLine.Slope, 0)
+	return nil
+}
+
+func countAbove(pts []Point, eager int64) int {
+	return len(pts) - countEager(pts, eager)
+}
+
+func countEager(pts []Point, eager int64) int {
+	n := 0
+	for _, p := range pts {
+		if p.Size <= eager {
+			n++
+		}
+	}
+	return n
+}
+
+func (f *Fit) fitLatency(pp []Point) error {
+	var x [][]float64
+	var y, measured []float64
+	for _, p := range pp {
+		if p.Size <= f.Eager {
+			x = append(x, []float64{1, float64(max(p.Size-1, 0))})
+			y = append(y, p.Us-2*f.O)
+			measured = append(measured, p.Us)
+		}
+	}
+	w := relWeights(measured)
+	c, err := leastSquares(x, y, w)
+	if err != nil {
+		return fmt.Errorf("ping-pong: %w", err)
+	}
+	f.L, f.G = c[0], c[1]
+	// The parameters cannot be negative; refit the other one without the
+	// one that would be.
+	switch {
+	case f.L < 0:
+		f.L = 0
+		f.G = weightedSlope(x, y, w, 1)
+		f.Notes = append(f.Notes, "the ping-pong fit wants a negative L: L is 0, and o alone carries the latency")
+	case f.G < 0:
+		f.G = 0
+		f.L = weightedSlope(x, y, w, 0)
+	}
+	f.G = max(f.G, 0)
+	model := make([]float64, len(pp))
+	for i, p := range pp {
+		model[i] = f.HalfRTT(p.Size)
+	}
+	f.PingPong = quality(pp2us(pp), model)
+	if f.EagerFound && f.Free.Jump > 4*f.L {
+		f.Notes = append(f.Notes, fmt.Sprintf(
+			"the rendezvous costs %.3g us more than an eager message of the same size, but LogGOPS charges it 2L = %.3g us: one L cannot be both the small-message latency and half the handshake, so sizes just above S are predicted too fast",
+			f.Free.Jump, 2*f.L))
+	}
+	if f.EagerFound && math.Abs(f.Free.G-f.G) > 0.25*f.G {
+		f.Notes = append(f.Notes, fmt.Sprintf("the ping-pong's per-byte cost differs between the two protocols; one G (%.4g ns/B) serves both", 1e3*f.G))
+	}
+	return nil
+}
+
+// weightedSlope fits y = c x[col] alone, by weighted least squares.
+func weightedSlope(x [][]float64, y, w []float64, col int) float64 {
+	var num, den float64
+	for i := range y {
+		num += w[i] * x[i][col] * y[i]
+		den += w[i] * x[i][col] * x[i][col]
+	}
+	if den == 0 {
+		return 0
+	}
+	return max(num/den, 0)
+}
+
+func pp2us(pts []Point) []float64 {
+	y := make([]float64, len(pts))
+	for i, p := range pts {
+		y[i] = p.Us
+	}
+	return y
+}
+
+// minTrainFit is the size up to which train periods are fitted even when
+// the eager limit found is lower: on a busy machine a spurious limit must
+// not leave g without points.
+const minTrainFit = 1024
+
+func (f *Fit) fitTrains(train []TrainPoint) error {
+	bySize := map[int64][]TrainPoint{}
+	for _, t := range train {
+		bySize[t.Size] = append(bySize[t.Size], t)
+	}
+	sizes := make([]int64, 0, len(bySize))
+	for s := range bySize {
+		sizes = append(sizes, s)
+	}
+	slices.Sort(sizes)
+	var px, py []float64
+	for _, s := range sizes {
+		var ks, ts []float64
+		for _, t := range bySize[s] {
+			ks, ts = append(ks, float64(t.K)), append(ts, t.Us)
+		}
+		l, err := fitLine(ks, ts)
+		if err != nil {
+			continue // a size with one train length says nothing of the period
+		}
+		f.Periods = append(f.Periods, Point{Size: s, Us: l.Slope})
+		if s <= max(f.Eager, minTrainFit) {
+			px, py = append(px, float64(max(s-1, 0))), append(py, l.Slope)
+		}
+	}
+	var err error
+	if f.Train, err = fitLine(px, py); err != nil {
+		return fmt.Errorf("message trains (%d eager sizes): %w", len(px), err)
+	}
+	f.Gap = max(f.Train.Intercept, 0)
+	if f.Gap < f.O {
+		f.Notes = append(f.Notes, fmt.Sprintf("small messages stream every %.3g us, less than o = %.3g us: the CPU, not g, limits them", f.Gap, f.O))
+	}
+	return nil
+}
+
+func (f *Fit) fitMachine(d *Data) error {
+	var fx, fy, bx, by []float64
+	for _, p := range d.Flops {
+		fx, fy = append(fx, float64(p.Flops)), append(fy, p.Us)
+	}
+	for _, p := range d.Stream {
+		bx, by = append(bx, float64(p.Bytes)), append(by, p.Us)
+	}
+	f.FlopLine, f.StreamLine = fitProportional(fx, fy), fitProportional(bx, by)
+	switch {
+	case f.FlopLine.N == 0 || f.StreamLine.N == 0:
+		return fmt.Errorf("compute kernels: %w", errUnderdetermined)
+	case f.FlopLine.Slope <= 0 || f.StreamLine.Slope <= 0:
+		return errors.New("the compute kernels took no time: the timings are noise; run again on a quieter machine")
+	}
+	f.FlopRate = 1e6 / f.FlopLine.Slope
+	f.MemBandwidth = 1e6 / f.StreamLine.Slope
+	return nil
+}
+
+// fitProportional fits y = b x, a line through the origin as the roofline
+// has (no work takes no time), by relative least squares: b minimizes the
+// sum of ((y - b x) / y)^2.
+func fitProportional(xs, ys []float64) Line {
+	var num, den float64
+	for i, x := range xs {
+		if ys[i] > 0 {
+			num += x / ys[i]
+			den += x * x / (ys[i] * ys[i])
+		}
+	}
+	l := Line{}
+	if den > 0 {
+		l.Slope = num / den
+	}
+	model := make([]float64, len(xs))
+	for i, x := range xs {
+		model[i] = l.At(x)
+	}
+	l.Quality = quality(ys, model)
+	return l
+}

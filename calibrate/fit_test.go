@@ -1,0 +1,245 @@
+package calibrate
+
+import (
+	"math"
+	"math/rand/v2"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/parley-hpc/parley/netmodel"
+)
+
+// A synthetic machine with known parameters, in microseconds and bytes.
+const (
+	wantL   = 1.2
+	wantO   = 0.3
+	wantGap = 0.5
+	wantG   = 1e-4 // 10 GB/s
+	wantBO  = 2e-5 // O
+	wantS   = 12288
+	wantF   = 4e9  // flop/s per task
+	wantB   = 20e9 // B/s per task
+)
+
+// synthetic returns what Measure would measure on the synthetic machine,
+// each time off by up to noise (a fraction), drawn from a fixed seed.
+func synthetic(noise float64) *Data {
+	rng := rand.New(rand.NewPCG(1, 2))
+	jitter := func(v float64) float64 { return v * (1 + noise*(2*rng.Float64()-1)) }
+	d := &Data{NP: 2}
+	for _, n := range Sizes(4 << 20) {
+		// LogGOPS as the interpreter prices it (docs/interpreter.md): o + L
+		// + o + (n-1)G eagerly, 2L more for a rendezvous.
+		rest := float64(max(n-1, 0))
+		half := 2*wantO + wantL + rest*wantG
+		if n > wantS {
+			half += 2 * wantL
+		}
+		d.PingPong = append(d.PingPong, Point{n, jitter(half)})
+		if n > 64<<10 {
+			continue
+		}
+		send := wantO + rest*wantBO
+		if n > wantS { // a rendezvous send waits for the receiver
+			send = recvDelayUs + 2
+		}
+		d.Send = append(d.Send, Point{n, jitter(send)})
+		d.Recv = append(d.Recv, Point{n, jitter(wantO + rest*max(wantBO, wantG))})
+		if n == 0 || n&(n-1) == 0 && n >= 64 {
+			for k := 1; k <= 32; k *= 2 {
+				period := wantGap + rest*wantG
+				d.Train = append(d.Train, TrainPoint{n, k, jitter(2*wantL + float64(k)*period)})
+			}
+		}
+	}
+	for per := int64(4); per <= 32; per *= 2 {
+		f, b := 2*4096*per, int64(16*4096)
+		d.Flops = append(d.Flops, WorkPoint{f, b, jitter(float64(f) / wantF * 1e6)})
+	}
+	for b := int64(8 << 20); b <= 128<<20; b *= 2 {
+		d.Stream = append(d.Stream, WorkPoint{0, b, jitter(float64(b) / wantB * 1e6)})
+	}
+	return d
+}
+
+func near(t *testing.T, name string, got, want, tol float64) {
+	t.Helper()
+	if math.Abs(got-want) > tol*math.Abs(want) {
+		t.Errorf("%s = %.6g, want %.6g (within %.0f%%)", name, got, want, 100*tol)
+	}
+}
+
+// TestFitRecoversParameters: the fitter finds the parameters of a machine
+// that follows the model, exactly without noise and closely with 1%.
+func TestFitRecoversParameters(t *testing.T) {
+	for _, c := range []struct {
+		noise, tol float64
+	}{{0, 1e-6}, {0.01, 0.05}} {
+		f, err := FitAll(synthetic(c.noise))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.Eager != wantS || !f.EagerFound {
+			t.Errorf("noise %g: S = %d (found %v), want %d", c.noise, f.Eager, f.EagerFound, wantS)
+		}
+		near(t, "L", f.L, wantL, c.tol)
+		near(t, "o", f.O, wantO, c.tol)
+		near(t, "g", f.Gap, wantGap, c.tol)
+		near(t, "G", f.G, wantG, 2*c.tol)
+		near(t, "flops", f.FlopRate, wantF, c.tol)
+		near(t, "memory bandwidth", f.MemBandwidth, wantB, c.tol)
+		if c.noise == 0 {
+			near(t, "O", f.ByteOverhead, wantBO, c.tol)
+			if f.PingPong.R2 < 0.999999 || f.PingPong.MaxRel > 1e-6 {
+				t.Errorf("a perfect fit's quality: %v", f.PingPong)
+			}
+			if f.SendUsed != countEager(synthetic(0).Send, wantS) {
+				t.Errorf("fitted %d send points, want every eager one", f.SendUsed)
+			}
+		}
+		for _, n := range f.Notes {
+			if strings.Contains(n, "rendezvous costs") {
+				t.Errorf("noise %g: a machine that follows LogGOPS got the note %q", c.noise, n)
+			}
+		}
+	}
+}
+
+// TestFitNotesRendezvousJump: a protocol switch far dearer than 2L is
+// fitted on the eager side and noted.
+func TestFitNotesRendezvousJump(t *testing.T) {
+	d := synthetic(0)
+	for i, p := range d.PingPong {
+		if p.Size > wantS {
+			d.PingPong[i].Us += 10
+		}
+	}
+	f, err := FitAll(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	near(t, "L", f.L, wantL, 1e-6)
+	if f.Eager != wantS || !strings.Contains(strings.Join(f.Notes, "\n"), "rendezvous costs") {
+		t.Errorf("S = %d, notes %q", f.Eager, f.Notes)
+	}
+}
+
+func TestFindEagerOnALine(t *testing.T) {
+	var pts []Point
+	for _, n := range Sizes(1 << 20) {
+		pts = append(pts, Point{n, 0.5 + 1e-4*float64(n)})
+	}
+	if s, ok := FindEager(pts); ok {
+		t.Errorf("a straight line has an eager limit at %d", s)
+	}
+	f, err := FitAll(&Data{NP: 2, PingPong: pts, Send: synthetic(0).Send, Recv: synthetic(0).Recv, Train: synthetic(0).Train,
+		Flops: synthetic(0).Flops, Stream: synthetic(0).Stream})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.EagerFound || f.Eager != 1<<20 || !strings.Contains(strings.Join(f.Notes, "\n"), "no eager/rendezvous switch") {
+		t.Errorf("S = %d (found %v), notes %q", f.Eager, f.EagerFound, f.Notes)
+	}
+}
+
+func TestFitTooLittleData(t *testing.T) {
+	d := synthetic(0)
+	d.PingPong = d.PingPong[:2]
+	if _, err := FitAll(d); err == nil || !strings.Contains(err.Error(), "ping-pong") {
+		t.Errorf("two ping-pong sizes: %v", err)
+	}
+	d = synthetic(0)
+	d.Stream = nil
+	if _, err := FitAll(d); err == nil || !strings.Contains(err.Error(), "compute kernels") {
+		t.Errorf("no memory kernel points: %v", err)
+	}
+}
+
+// TestWritePlatform: the file reads back through netmodel with the fitted
+// values, and its comments carry the date and each fit's quality.
+func TestWritePlatform(t *testing.T) {
+	f, err := FitAll(synthetic(0.01))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	date := time.Date(2026, 11, 25, 23, 30, 0, 0, time.UTC)
+	if err := WritePlatform(&b, Machine{Name: "box", Host: "box", MPI: "Open MPI 4.1.4", Cores: 2, Date: date}, f); err != nil {
+		t.Fatal(err)
+	}
+	text := b.String()
+	p, err := netmodel.Parse([]byte(text), "box.toml")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, text)
+	}
+	n := p.Network
+	// Times are written in whole picoseconds.
+	near(t, "L", n.Latency.Micros(), f.L, 1e-5)
+	near(t, "o", n.Overhead.Micros(), f.O, 1e-5)
+	near(t, "g", n.Gap.Micros(), f.Gap, 1e-5)
+	near(t, "G", float64(n.ByteGap)/1e9, f.G, 1e-3)
+	near(t, "O", float64(n.ByteOverhead)/1e9, f.ByteOverhead, 1e-3)
+	if n.Eager != f.Eager || p.Machine.TasksPerNode != 2 {
+		t.Errorf("S = %d, tasks per node %d", n.Eager, p.Machine.TasksPerNode)
+	}
+	near(t, "flops", p.Machine.Nodes[0].FlopRate, 2*f.FlopRate, 1e-5)
+	near(t, "memory bandwidth", p.Machine.Nodes[0].MemBandwidth, 2*f.MemBandwidth, 1e-5)
+	for _, want := range []string{"2026-11-25 23:30 UTC", "R^2 = ", "relative residuals rms", "Open MPI 4.1.4"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the platform file lacks %q:\n%s", want, text)
+		}
+	}
+}
+
+func TestDataRoundTrip(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "d.json")
+	d := synthetic(0.01)
+	if err := d.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	back, err := LoadData(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(back.PingPong) != len(d.PingPong) || back.Train[5] != d.Train[5] || back.Stream[1] != d.Stream[1] {
+		t.Errorf("the data changed on the way through JSON")
+	}
+	if err := (&Data{}).Save(path); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadData(path); err == nil || !strings.Contains(err.Error(), "not measurements") {
+		t.Errorf("empty data: %v", err)
+	}
+}
+
+func TestParseLines(t *testing.T) {
+	d := &Data{}
+	for _, l := range []string{"pingpong 8 200 0.5", "send 8 200 0.1", "recv 8 200 0.2", "train 8 4 200 3", "work 100 64 30 1.5", "work 0 64 30 0.5"} {
+		if err := d.parse(l); err != nil {
+			t.Errorf("%q: %v", l, err)
+		}
+	}
+	if len(d.PingPong) != 1 || len(d.Send) != 1 || len(d.Recv) != 1 || d.Train[0].K != 4 || len(d.Flops) != 1 || len(d.Stream) != 1 {
+		t.Errorf("parsed %+v", d)
+	}
+	for _, l := range []string{"pingpong 8 x 0.5", "pingpong 8", "hello", "work 1 2 3"} {
+		if err := d.parse(l); err == nil {
+			t.Errorf("%q parsed", l)
+		}
+	}
+}
+
+func TestSizes(t *testing.T) {
+	got := Sizes(16)
+	want := []int64{0, 1, 2, 3, 4, 6, 8, 12, 16}
+	if len(got) != len(want) {
+		t.Fatalf("Sizes(16) = %v, want %v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("Sizes(16) = %v, want %v", got, want)
+		}
+	}
+}

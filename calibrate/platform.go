@@ -1,0 +1,109 @@
+package calibrate
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+	"time"
+)
+
+// Machine says where and when the measurements were made, for the
+// platform file's comments.
+type Machine struct {
+	Name  string    // the platform's name
+	Host  string    // the host measured
+	MPI   string    // the MPI's version line
+	Cores int       // the host's processors
+	Date  time.Time // when
+}
+
+// WritePlatform writes the fitted parameters as a platform file that
+// netmodel reads (the format of stdlib/platforms/README.md), with comments
+// that say how each parameter was fitted and how well, and the ping-pong
+// and train measurements beside the model's values.
+func WritePlatform(w io.Writer, m Machine, f *Fit) error {
+	b := bufio.NewWriter(w)
+	p := func(format string, a ...any) { fmt.Fprintf(b, format+"\n", a...) }
+	p("# Written by parley calibrate on %s at %s.", m.Host, m.Date.UTC().Format("2006-01-02 15:04 UTC"))
+	comment(b, "%s; %d processors; the machine model is for runs of %d tasks on this host.", m.MPI, m.Cores, f.NP)
+	p("# Every task shares one node: [network] is the MPI's on-node transport.")
+	p("name = %q", m.Name)
+	p("description = %q", fmt.Sprintf("%s measured by parley calibrate, %d tasks", m.Host, f.NP))
+	p("")
+	p("[network]")
+	p("model = \"loggp\"")
+	comment(b, "L and G: relative least squares of the LogGOPS eager ping-pong, o + L + o + (n-1)G up to S, with o fixed. The model (2L more above S) against the whole sweep: %s.", f.PingPong)
+	p("L = %q", us(f.L))
+	comment(b, "o: mean intercept of the send overhead (MPI_Send into an idle receiver, %d eager sizes: %s) and of the receive overhead (MPI_Recv of a message already there, %s). Send %.4g us + %.4g ns/B, receive %.4g us + %.4g ns/B.",
+		f.SendUsed, f.SendLine.Quality, f.RecvLine.Quality, f.SendLine.Intercept, 1e3*f.SendLine.Slope, f.RecvLine.Intercept, 1e3*f.RecvLine.Slope)
+	p("o = %q", us(f.O))
+	comment(b, "g: intercept of the periods of trains of 1 to 32 back-to-back messages over the eager sizes, period = g + (n-1)G_stream: %s; G_stream = %.4g ns/B (%s).",
+		f.Train.Quality, 1e3*f.Train.Slope, bandwidth(f.Train.Slope))
+	p("g = %q", us(f.Gap))
+	p("G = %q", perByte(f.G))
+	p("# O: slope of the send overhead.")
+	p("O = %q", perByte(f.ByteOverhead))
+	comment(b, "S: the split of the ping-pong sweep with the least residual (the piecewise line a + (n-1)G' + [n > S] jump, all free: a = %.4g us, G' = %.4g ns/B, jump = %.4g us; %s).",
+		f.Free.A, 1e3*f.Free.G, f.Free.Jump, f.Free.Quality)
+	p("S = %q", fmt.Sprintf("%dB", f.Eager))
+	for _, n := range f.Notes {
+		p("#")
+		comment(b, "Note: %s", n)
+	}
+	p("")
+	p("[machine]")
+	p("# One node with all %d tasks: each gets 1/%d of the rates below, as it did", f.NP, f.NP)
+	p("# while the kernels ran on all of them at once.")
+	p("tasks_per_node = %d", f.NP)
+	p("mapping = \"block\"")
+	p("")
+	p("[[machine.nodes]]")
+	p("name = %q", m.Host)
+	comment(b, "flops: %d x the inverse slope of the C backend's compute kernel (pr_work) on a 64 KiB buffer against its flops: %s.", f.NP, f.FlopLine.Quality)
+	p("flops = %q", fmt.Sprintf("%.6gGF/s", float64(f.NP)*f.FlopRate/1e9))
+	comment(b, "memory_bandwidth: %d x the inverse slope of the same kernel without flops against the bytes it moves: %s.", f.NP, f.StreamLine.Quality)
+	p("memory_bandwidth = %q", fmt.Sprintf("%.6gGB/s", float64(f.NP)*f.MemBandwidth/1e9))
+	p("")
+	p("# Ping-pong, half a round trip (median), measured and as this file prices it:")
+	p("#   %10s %12s %12s %8s", "bytes", "measured us", "model us", "error")
+	for _, pt := range f.Measured {
+		model := f.HalfRTT(pt.Size)
+		p("#   %10d %12.4g %12.4g %+7.1f%%", pt.Size, pt.Us, model, 100*(model-pt.Us)/pt.Us)
+	}
+	p("# Trains, time per message (slope over train lengths 1-32):")
+	p("#   %10s %12s", "bytes", "us/message")
+	for _, pt := range f.Periods {
+		p("#   %10d %12.4g", pt.Size, pt.Us)
+	}
+	return b.Flush()
+}
+
+// us writes microseconds as a duration in picoseconds, which keeps what
+// the parser reads exact.
+func us(v float64) string { return fmt.Sprintf("%dps", int64(math.Round(v*1e6))) }
+
+// perByte writes microseconds per byte in picoseconds per byte with three
+// decimals: femtoseconds, the parser's resolution.
+func perByte(v float64) string { return fmt.Sprintf("%.3fps/B", v*1e6) }
+
+func bandwidth(usPerByte float64) string {
+	if usPerByte <= 0 {
+		return "no per-byte cost"
+	}
+	return fmt.Sprintf("%.3g GB/s", 1e-3/usPerByte)
+}
+
+// comment writes a comment wrapped at 76 columns.
+func comment(b *bufio.Writer, format string, a ...any) {
+	line := "#"
+	for _, w := range strings.Fields(fmt.Sprintf(format, a...)) {
+		if len(line)+1+len(w) > 76 && line != "#" {
+			fmt.Fprintln(b, line)
+			line = "#  "
+		}
+		line += " " + w
+	}
+	fmt.Fprintln(b, line)
+}
