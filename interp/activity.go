@@ -40,7 +40,7 @@ type activity struct {
 	made  int64 // times calls[ci] has completed
 	coll  *collState
 	stay  bool // belongs to a loop instruction, which runs again when it is done
-	// calls is shared with other tasks' activities (see Sim.shareCalls):
+	// calls is shared with other tasks' activities (see Sim.sharedCall):
 	// read it, never write it.
 	sharedCalls bool
 }
