@@ -40,6 +40,9 @@ type activity struct {
 	made  int64 // times calls[ci] has completed
 	coll  *collState
 	stay  bool // belongs to a loop instruction, which runs again when it is done
+	// calls is shared with other tasks' activities (see Sim.sharedCall):
+	// read it, never write it.
+	sharedCalls bool
 }
 
 // newActivity returns an empty activity for st, reusing a finished one:
@@ -61,8 +64,13 @@ func (s *Sim) freeActivity(a *activity) {
 	if a == doneActivity {
 		return
 	}
-	clear(a.calls)
-	*a = activity{ops: a.ops[:0], calls: a.calls[:0]}
+	calls := a.calls[:0]
+	if a.sharedCalls {
+		calls = nil
+	} else {
+		clear(a.calls)
+	}
+	*a = activity{ops: a.ops[:0], calls: calls}
 	s.actPool = append(s.actPool, a)
 }
 
@@ -190,6 +198,9 @@ func (s *Sim) collective(t *task, a *activity, call *collCall) bool {
 		spec, alg, rank := s.collSpec(t, call)
 		if rank < 0 {
 			return true
+		}
+		if rank == 0 {
+			s.noteCollective(ref(a.stmt), &spec, alg)
 		}
 		c = s.newCollState()
 		n, total, err := s.planner.Window(spec, alg, rank, 0, c.win[:])

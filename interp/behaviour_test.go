@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/parley-hpc/parley/internal/memlimit"
 	"github.com/parley-hpc/parley/interp"
 	"github.com/parley-hpc/parley/logfile"
 )
@@ -197,6 +198,14 @@ func TestMemoryLimit(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "100000000 tasks need about 1") ||
 		!strings.Contains(err.Error(), "over the memory limit of 1.07 GB") {
 		t.Errorf("New(10^8 tasks) = %v", err)
+	}
+	// A limit above the machine's memory does not make a run fit in it.
+	if phys, ok := memlimit.Physical(); ok && phys < 1<<40 {
+		_, err = interp.New(p, interp.Options{NumTasks: interp.MaxTasks, Platform: platform(t, ""), MaxMemory: 1 << 62})
+		if err == nil || !strings.Contains(err.Error(), "1073741823 tasks need about 1") ||
+			!strings.Contains(err.Error(), "more than this machine's "+memlimit.Format(phys)) {
+			t.Errorf("New(MaxTasks tasks, --max-memory 4 EiB) = %v", err)
+		}
 	}
 	for _, c := range []struct{ src, want string }{
 		{"TASK 0 ASYNCHRONOUSLY SENDS 1000000 8 BYTE MESSAGES TO UNSUSPECTING TASK 1.",

@@ -2,13 +2,9 @@ package interp_test
 
 import (
 	"io/fs"
-	"runtime"
-	"runtime/debug"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/parley-hpc/parley/examples"
 	"github.com/parley-hpc/parley/interp"
@@ -81,31 +77,8 @@ func BenchmarkJitteredHalo3D4096(b *testing.B) {
 //
 //	go test ./interp -run XXX -bench Million -benchtime 1x
 func BenchmarkHalo3DMillion(b *testing.B) {
-	defer debug.SetGCPercent(debug.SetGCPercent(interp.GCPercent))
-	var peak atomic.Uint64
-	done := make(chan struct{})
-	go func() {
-		tick := time.NewTicker(10 * time.Millisecond)
-		defer tick.Stop()
-		var ms runtime.MemStats
-		for {
-			select {
-			case <-done:
-				return
-			case <-tick.C:
-				runtime.ReadMemStats(&ms)
-				if ms.HeapInuse > peak.Load() {
-					peak.Store(ms.HeapInuse)
-				}
-			}
-		}
-	}()
-	for b.Loop() {
-		runtime.GC() // free the previous run first: its peak is not this one's
-		halo3d(b, 100, 1)
-	}
-	close(done)
-	b.ReportMetric(float64(peak.Load())/1e6, "peak-heap-bytes/task")
+	peak := peakHeap(b, func() { halo3d(b, 100, 1) })
+	b.ReportMetric(float64(peak)/1e6, "peak-heap-bytes/task")
 }
 
 // BenchmarkManyOutstanding measures matching with a million operations

@@ -38,16 +38,57 @@ func (s *Sim) communicate(t *task, st ir.Stmt) *activity {
 // their groups.
 func (s *Sim) calls(t *task, st ir.Stmt, calls ...collCall) *activity {
 	a := s.newActivity(st)
-	for _, c := range calls {
-		if c.times > 0 && c.group.rank(t.Task) >= 0 && c.group.n > 1 {
-			a.calls = append(a.calls, c)
+	n, one := 0, -1
+	for i := range calls {
+		if calls[i].takesPart(t) {
+			n, one = n+1, i
 		}
 	}
-	if len(a.calls) == 0 {
-		s.freeActivity(a)
-		return nil
+	switch {
+	case n == 1 && calls[one].sizes == nil:
+		a.calls, a.sharedCalls = s.sharedCall(a.stmt, &calls[one]), true
+	default:
+		for i := range calls {
+			if calls[i].takesPart(t) {
+				a.calls = append(a.calls, calls[i])
+			}
+		}
 	}
-	return a
+	return s.nonEmpty(a)
+}
+
+// takesPart reports whether task t takes part in call c.
+func (c *collCall) takesPart(t *task) bool {
+	return c.times > 0 && c.group.rank(t.Task) >= 0 && c.group.n > 1
+}
+
+// sharedCall returns a list of the one call c that every task making the
+// same call of st shares: a million tasks in a broadcast then hold no
+// list of their own. Calls with per-pair sizes read the task's own frame
+// and are not shared.
+func (s *Sim) sharedCall(st ir.Stmt, c *collCall) []collCall {
+	k := sharedKey{stmt: ref(st), op: c.op, group: c.group, root: c.root, bytes: c.bytes, times: c.times, tag: c.tag}
+	l := s.shared[k]
+	if l == nil {
+		if len(s.shared) >= maxPatterns {
+			clear(s.shared) // an evicted list is simply made again
+		}
+		if s.shared == nil {
+			s.shared = map[sharedKey][]collCall{}
+		}
+		l = []collCall{*c}
+		s.shared[k] = l
+	}
+	return l
+}
+
+// sharedKey is what a shared one-call list is found by.
+type sharedKey struct {
+	stmt               stmtRef
+	op                 netmodel.Op
+	group              *group
+	root, bytes, times int64
+	tag                int32
 }
 
 // evalMessage evaluates a message description with the variables bound as
@@ -130,11 +171,23 @@ func (s *Sim) receivesFrom(t *task, a *activity, st ir.Stmt, source, target *ir.
 // its targets; one broadcast per message.
 func (s *Sim) multicastStmt(t *task, st *ir.Multicast) *activity {
 	f := &t.Frame
-	var calls []collCall
-	st.Source.Each(f, -1, func(src int64) bool {
+	bcast := func(src int64) collCall {
 		count, bytes, _ := evalMessage(st.Msg, f)
 		g := s.groupOf(t, st, int(src)+1, st.Target, []int64{src})
-		calls = append(calls, collCall{op: netmodel.Bcast, group: g, root: src, bytes: bytes, times: count, tag: collectiveTag(st, 0)})
+		return collCall{op: netmodel.Bcast, group: g, root: src, bytes: bytes, times: count, tag: collectiveTag(st, 0)}
+	}
+	if st.Source.Kind == ir.SingleSet {
+		// One broadcast, which calls shares between the tasks: a million
+		// tasks in it would otherwise each allocate a list of calls.
+		src := st.Source.One(f)
+		if src < 0 {
+			return nil
+		}
+		return s.calls(t, st, bcast(src))
+	}
+	var calls []collCall
+	st.Source.Each(f, -1, func(src int64) bool {
+		calls = append(calls, bcast(src))
 		return true
 	})
 	return s.calls(t, st, calls...)

@@ -22,7 +22,9 @@ func taskBytes(p *ir.Program) int64 {
 }
 
 // checkTasks refuses a run whose tasks alone would need more memory than
-// the limit, before anything is allocated for them.
+// the limit, or than the machine has whatever the limit (a --max-memory
+// above the machine's memory does not make the run fit), before anything
+// is allocated for them.
 func checkTasks(p *ir.Program, opts Options) (base int64, err error) {
 	per := taskBytes(p)
 	n := opts.NumTasks
@@ -30,6 +32,10 @@ func checkTasks(p *ir.Program, opts Options) (base int64, err error) {
 	if n > 0 && per > limit/n {
 		return 0, memlimit.Refuse("%d tasks need about %s of memory (%s per task), over %s: run fewer tasks",
 			n, memlimit.Format(n*per), memlimit.Format(per), memlimit.Describe(opts.MaxMemory))
+	}
+	if phys, ok := memlimit.Physical(); ok && n > 0 && per > phys/n {
+		return 0, memlimit.Refuse("%d tasks need about %s of memory (%s per task), more than this machine's %s: run fewer tasks",
+			n, memlimit.Format(n*per), memlimit.Format(per), memlimit.Format(phys))
 	}
 	return n * per, nil
 }

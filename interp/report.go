@@ -20,6 +20,9 @@ type Result struct {
 	Events    int64
 	Tasks     []TaskStats
 	Problems  []Problem
+	// Collectives says which algorithm carried out each statement's
+	// collective calls, in source order.
+	Collectives []CollectiveUse
 }
 
 // Status says whether a run went to the end of the program.
@@ -73,7 +76,8 @@ type Counters struct {
 func (r *Result) OK() bool { return len(r.Problems) == 0 }
 
 func (s *Sim) result() *Result {
-	r := &Result{Program: s.prog.Lang.File, Platform: s.plat.Name, NumTasks: s.g.NumTasks, Seed: s.g.Seed, Events: s.nev, Problems: s.problemList()}
+	r := &Result{Program: s.prog.Lang.File, Platform: s.plat.Name, NumTasks: s.g.NumTasks, Seed: s.g.Seed, Events: s.nev, Problems: s.problemList(),
+		Collectives: s.collectiveUses()}
 	switch {
 	case s.halted:
 		r.Status = Stopped

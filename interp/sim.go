@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"runtime"
 	"slices"
 	"time"
 
@@ -123,7 +124,9 @@ type Sim struct {
 	planner  netmodel.Planner
 
 	patterns patternCache
-	agree    map[agreeKey]*agreement // timed-loop agreements in progress
+	collUse  map[collUseKey]*CollectiveUse // the algorithms collectives ran with
+	shared   map[sharedKey][]collCall      // one-call lists tasks share (see shareCalls)
+	agree    map[agreeKey]*agreement       // timed-loop agreements in progress
 
 	out          *bufio.Writer
 	problems     []Problem
@@ -215,7 +218,25 @@ func Run(p *ir.Program, opts Options) (*Result, error) {
 // write its logs or timeline afterwards.
 func (s *Sim) Run() *Result {
 	s.run()
+	s.releasePools()
 	return s.result()
+}
+
+// bigRun is the task count from which Run collects the garbage between
+// the run and its Result (see releasePools).
+const bigRun = 1 << 16
+
+// releasePools drops the finished activities and collective states kept
+// for reuse. A run in which every task waited in a collective at once
+// keeps one of each per task; collected before the Result's per-task
+// figures are allocated, their memory takes those figures instead of
+// adding to the peak (a tenth of a million-task broadcast's).
+func (s *Sim) releasePools() {
+	big := len(s.actPool)+len(s.collPool) >= bigRun
+	s.actPool, s.collPool = nil, nil
+	if big {
+		runtime.GC()
+	}
 }
 
 func (s *Sim) schedule(at Time, e event) { s.q.push(at, e) }

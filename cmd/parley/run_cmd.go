@@ -60,7 +60,7 @@ stopped it.`, examples.Default, strings.Join(netmodel.Presets(), ", "), netmodel
 			fs.BoolVar(&o.json, "json", false, "print the summary as JSON (program OUTPUTS then go to standard error)")
 			fs.StringVar(&o.timeline, "timeline", "", "write a Chrome trace (open in ui.perfetto.dev) to this file")
 			fs.IntVar(&o.show, "show", 8, "list this many of the slowest tasks")
-			fs.BoolVar(&o.stats, "stats", false, "print simulator statistics: events, events per second, peak memory")
+			fs.BoolVar(&o.stats, "stats", false, "print simulator statistics: events, events per second, peak memory, collective algorithms")
 			return o
 		},
 		run: runRun,
@@ -276,10 +276,27 @@ func reportProblem(w io.Writer, cmd string, prog *lang.Program, p interp.Problem
 }
 
 // printStats reports the simulator's speed and peak memory (the process's
-// maximum resident set size).
+// maximum resident set size), and which algorithm each statement's
+// collectives ran with.
 func printStats(w io.Writer, r *interp.Result, elapsed time.Duration) {
 	peak := peakRSS()
 	rate := float64(r.Events) / elapsed.Seconds()
 	fmt.Fprintf(w, "stats: %d events in %.3fs (%.3g events/s, GOMAXPROCS=%d); peak memory %.1f MiB (%.0f bytes per task)\n",
 		r.Events, elapsed.Seconds(), rate, runtime.GOMAXPROCS(0), float64(peak)/(1<<20), float64(peak)/float64(max(r.NumTasks, 1)))
+	for _, u := range r.Collectives {
+		calls := "1 call"
+		if u.Calls != 1 {
+			calls = fmt.Sprintf("%d calls", u.Calls)
+		}
+		fmt.Fprintf(w, "stats: %s: %s by %s, %s of %s bytes over %s ranks\n", u.Span.Start, u.Op, u.Algorithm, calls,
+			span(u.MinBytes, u.MaxBytes), span(int64(u.MinRanks), int64(u.MaxRanks)))
+	}
+}
+
+// span prints a range of values, or the value if there is one.
+func span(lo, hi int64) string {
+	if lo == hi {
+		return fmt.Sprint(lo)
+	}
+	return fmt.Sprintf("%d to %d", lo, hi)
 }

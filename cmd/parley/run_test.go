@@ -84,4 +84,18 @@ func TestRunStats(t *testing.T) {
 	if code != 0 || !strings.Contains(errOut, "events/s") || !strings.Contains(errOut, "bytes per task") {
 		t.Errorf("--stats: %d %q", code, errOut)
 	}
+	// halo3d's all-reduce of one double each step, over its 64 tasks.
+	if want := "halo3d.parley:28:5: allreduce by recursive_doubling, 10 calls of 8 bytes over 64 ranks\n"; !strings.Contains(errOut, want) {
+		t.Errorf("--stats does not say which algorithm the all-reduce used (%q):\n%s", want, errOut)
+	}
+	// A broadcast swept over sizes changes algorithm on the way.
+	code, _, errOut = parley(t, "", "run", "broadcast.parley", "--tasks", "16", "--stats", "--", "--reps", "1")
+	for _, want := range []string{
+		"broadcast.parley:11:5: bcast by binomial, 12 calls of 8 to 4096 bytes over 16 ranks\n",
+		"broadcast.parley:11:5: bcast by scatter_recursive_doubling_allgather, 6 calls of 32768 to 262144 bytes over 16 ranks\n",
+	} {
+		if code != 0 || !strings.Contains(errOut, want) {
+			t.Errorf("--stats: %d, lacks %q:\n%s", code, want, errOut)
+		}
+	}
 }

@@ -1,0 +1,112 @@
+package interp_test
+
+import (
+	"runtime"
+	"runtime/debug"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/parley-hpc/parley/interp"
+	"github.com/parley-hpc/parley/netmodel"
+)
+
+// scaleCollectives are the collectives of issue 19's million-rank goals,
+// each with the prediction and events the engine gave on 65,536 and
+// 1,048,576 tasks before the work on their memory (main at 185f734): the
+// predictions must not move.
+var scaleCollectives = []struct {
+	name, src string
+	alg       netmodel.Algorithm
+	op        netmodel.Op
+	want      map[int64]interp.Time // by task count
+}{
+	{"bcast", "TASK 0 MULTICASTS A 8 BYTE MESSAGE TO ALL OTHER TASKS.", "binomial", netmodel.Bcast,
+		map[int64]interp.Time{1 << 16: 20809328, 1 << 20: 26011660}},
+	{"reduce", "ALL TASKS REDUCE 1 DOUBLEWORD TO TASK 0.", "binomial", netmodel.Reduce,
+		map[int64]interp.Time{1 << 16: 20811248, 1 << 20: 26014060}},
+	{"allreduce", "ALL TASKS REDUCE 1 DOUBLEWORD.", "recursive_doubling", netmodel.Allreduce,
+		map[int64]interp.Time{1 << 16: 20811248, 1 << 20: 26014060}},
+}
+
+// runScale runs collective c on n tasks of the default platform and checks
+// its prediction and the algorithm the Result reports.
+func runScale(tb testing.TB, name, src string, n int64, want interp.Time, op netmodel.Op, alg netmodel.Algorithm) {
+	tb.Helper()
+	plat, err := netmodel.Preset(netmodel.DefaultPlatform)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	res, err := interp.Run(build(tb, name+".parley", src), interp.Options{NumTasks: n, Platform: plat})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if !res.OK() {
+		tb.Fatal(res.Problems)
+	}
+	if res.Predicted != want {
+		tb.Errorf("%s on %d tasks: predicted %v (%d ps), want %v (%d ps)", name, n, res.Predicted, int64(res.Predicted), want, int64(want))
+	}
+	if len(res.Collectives) != 1 {
+		tb.Fatalf("%s: collectives %+v, want one", name, res.Collectives)
+	}
+	u := res.Collectives[0]
+	if u.Op != op || u.Algorithm != alg || u.Calls != 1 || u.MaxRanks != int(n) || u.Span.Start.Line != 1 {
+		tb.Errorf("%s: collective use %+v, want one %v call by %s over %d ranks at line 1", name, u, op, alg, n)
+	}
+}
+
+func TestCollectivesAtScale(t *testing.T) {
+	if testing.Short() {
+		t.Skip("65,536-task collectives: not in -short")
+	}
+	for _, c := range scaleCollectives {
+		t.Run(c.name, func(t *testing.T) { runScale(t, c.name, c.src, 1<<16, c.want[1<<16], c.op, c.alg) })
+	}
+}
+
+// BenchmarkCollectiveMillion runs a broadcast, a reduce and an all-reduce
+// of 8 bytes over 1,048,576 tasks, checks their predictions and reports
+// the peak heap per task (sampled as BenchmarkHalo3DMillion samples it).
+// Slow; run it on its own:
+//
+//	GOMAXPROCS=1 go test ./interp -run '^$' -bench CollectiveMillion -benchtime 1x
+func BenchmarkCollectiveMillion(b *testing.B) {
+	for _, c := range scaleCollectives {
+		b.Run(c.name, func(b *testing.B) {
+			peak := peakHeap(b, func() { runScale(b, c.name, c.src, 1<<20, c.want[1<<20], c.op, c.alg) })
+			b.ReportMetric(float64(peak)/(1<<20), "peak-heap-bytes/task")
+		})
+	}
+}
+
+// peakHeap runs the benchmark's loop with the garbage collector set as
+// parley run sets it, calling run once per iteration, and returns the
+// largest heap in use, sampled every 10 ms.
+func peakHeap(b *testing.B, run func()) uint64 {
+	defer debug.SetGCPercent(debug.SetGCPercent(interp.GCPercent))
+	var peak atomic.Uint64
+	done := make(chan struct{})
+	go func() {
+		tick := time.NewTicker(10 * time.Millisecond)
+		defer tick.Stop()
+		var ms runtime.MemStats
+		for {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+				runtime.ReadMemStats(&ms)
+				if ms.HeapInuse > peak.Load() {
+					peak.Store(ms.HeapInuse)
+				}
+			}
+		}
+	}()
+	for b.Loop() {
+		runtime.GC() // free the previous run first: its peak is not this one's
+		run()
+	}
+	close(done)
+	return peak.Load()
+}
