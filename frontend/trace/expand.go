@@ -23,6 +23,7 @@ func (t *Trace) Events(rank int) iter.Seq[*Event] {
 type eventCursor struct {
 	stack []cursorFrame
 	runs  map[*Site]int64 // executions of each site so far
+	wraps int64           // iterations begun by top-level loops after their first
 }
 
 // cursorFrame is a place in a body: the top level of the rank's calls, or
@@ -50,6 +51,9 @@ func (c *eventCursor) next() *Event {
 			if f.left > 0 {
 				f.left--
 				f.i = 0
+				if len(c.stack) == 2 {
+					c.wraps++
+				}
 			} else {
 				c.stack = c.stack[:len(c.stack)-1]
 			}

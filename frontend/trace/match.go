@@ -59,7 +59,15 @@ const DefaultEager = 4 << 10
 
 // MatchEager is Match with blocking sends of up to eager bytes completing
 // at once, as MPI's eager protocol lets them; larger ones wait for their
-// receive.
+// receive. Iterations that MatchInto skips are emitted event by event, so
+// emit may receive the same *Event more than once.
+func MatchEager(t *Trace, eager int64, emit func(rank int, e *Event)) (*Matched, error) {
+	return MatchInto(t, eager, &replaySink{emit: emit, logs: make([][]*Event, t.NumRanks)})
+}
+
+// MatchInto is MatchEager with the matched events going to s, whose
+// Repeat takes the iterations of a loop that the traversal skips (see
+// Sink).
 //
 // Wildcard receives are first matched only with messages of their own
 // size. Tracers lose tags (the shared NAS LU traces record tag 0 where LU
@@ -67,23 +75,22 @@ const DefaultEager = 4 << 10
 // messages from the ones its explicit receives wait for. If that finds no
 // way through the trace, Match tries again matching wildcards with any
 // size, as MPI does, and returns the first attempt's error if both fail.
-func MatchEager(t *Trace, eager int64, emit func(rank int, e *Event)) (*Matched, error) {
-	attempt := func(sameSize bool, emit func(int, *Event)) (*Matched, error) {
-		m := newMatcher(t, emit)
+func MatchInto(t *Trace, eager int64, s Sink) (*Matched, error) {
+	attempt := func(sameSize bool, s Sink) (*Matched, error) {
+		m := newMatcher(t, s)
 		m.eager, m.sameSize = eager, sameSize
 		return m.run()
 	}
 	// The traversal is cheap next to the memory of keeping every event,
 	// so a successful attempt runs again to emit.
-	discard := func(int, *Event) {}
-	_, err := attempt(true, discard)
+	_, err := attempt(true, discard{})
 	if err == nil {
-		return attempt(true, emit)
+		return attempt(true, s)
 	}
-	if _, err2 := attempt(false, discard); err2 != nil {
+	if _, err2 := attempt(false, discard{}); err2 != nil {
 		return nil, err
 	}
-	return attempt(false, emit)
+	return attempt(false, s)
 }
 
 // request is one nonblocking call in flight.
@@ -138,7 +145,8 @@ type collKey struct{ comm, seq int }
 
 type matcher struct {
 	t     *Trace
-	emit  func(int, *Event)
+	sink  Sink
+	err   error // the first error the sink returned
 	ranks []rankState
 	coll  map[collKey]*collective
 	res   Matched
@@ -147,11 +155,20 @@ type matcher struct {
 	held  map[int]bool // deliverTo's scratch: senders with a message waiting for a wildcard
 	// sameSize: a wildcard receive matches only messages of its size.
 	sameSize bool
+	// ref is the rank whose iterations time the checkpoints, refWraps
+	// its iterations at the last one, mark the last checkpoint and
+	// sinceMark the events emitted after it (repeat.go).
+	ref       int
+	refWraps  int64
+	mark      *checkpoint
+	sinceMark int
+	ids       map[any]int // encodeState's numbers for the trace's bodies and events
 }
 
-func newMatcher(t *Trace, emit func(int, *Event)) *matcher {
-	m := &matcher{t: t, emit: emit, coll: map[collKey]*collective{}, held: map[int]bool{}}
+func newMatcher(t *Trace, sink Sink) *matcher {
+	m := &matcher{t: t, sink: sink, coll: map[collKey]*collective{}, held: map[int]bool{}}
 	m.res.Unwaited = make([]int, t.NumRanks)
+	m.ref, m.ids = -1, map[any]int{}
 	m.ranks = make([]rankState, t.NumRanks)
 	for r := range m.ranks {
 		m.ranks[r] = rankState{id: r, events: t.cursor(r)}
@@ -177,6 +194,9 @@ func (m *matcher) run() (*Matched, error) {
 		if !progress && !m.resolveWildcard() {
 			return nil, m.deadlock()
 		}
+		if err := m.checkpoint(); err != nil {
+			return nil, err
+		}
 	}
 	for m.resolveWildcard() {
 	}
@@ -193,6 +213,9 @@ func (m *matcher) run() (*Matched, error) {
 		m.res.Unwaited[rs.id] = len(rs.reqs)
 		m.flush(rs)
 	}
+	if m.err != nil {
+		return nil, m.err
+	}
 	return &m.res, nil
 }
 
@@ -203,6 +226,9 @@ func (m *matcher) run() (*Matched, error) {
 // ranks ran side by side.
 func (m *matcher) advance(rs *rankState) (bool, error) {
 	moved := false
+	if m.err != nil {
+		return false, m.err
+	}
 	for !rs.done && !moved {
 		if rs.cur != nil {
 			if !m.unblocked(rs) {
@@ -527,7 +553,10 @@ func (m *matcher) complete(p *posted, msg *message, rs *rankState) {
 func (m *matcher) flush(rs *rankState) {
 	i := 0
 	for ; i < len(rs.out) && !rs.pending[rs.out[i]]; i++ {
-		m.emit(rs.id, rs.out[i])
+		if m.err == nil {
+			m.err = m.sink.Event(rs.id, rs.out[i])
+		}
+		m.sinceMark++
 	}
 	if i == len(rs.out) {
 		rs.out = rs.out[:0]

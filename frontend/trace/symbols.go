@@ -126,6 +126,39 @@ func (c *SymbolCompressor) Push(sym int32) {
 	}
 }
 
+// PushRepeated pushes the symbols of block k times over. Once pushing the
+// block leaves the stack as it was but for one more iteration of the loop
+// on top, the remaining copies are added to that loop's count at once
+// instead of being pushed: the result expands to the same stream. It
+// folds as pushing every copy would, except where the loop's count, on
+// its way up, would have equalled that of an equal loop within the
+// window, which rule 3 could then have paired with it.
+func (c *SymbolCompressor) PushRepeated(block []int32, k int64) {
+	var below []symItem
+	for ; k > 0; k-- {
+		n := len(c.stack)
+		var top symItem
+		if n > 0 {
+			top = c.stack[n-1]
+			below = append(below[:0], c.stack[:n-1]...)
+		}
+		for _, s := range block {
+			c.Push(s)
+		}
+		if n == 0 || len(c.stack) != n || top.body < 0 || k == 1 {
+			continue
+		}
+		now := c.stack[n-1]
+		if now.body != top.body || now.count != top.count+1 || now.count > math.MaxInt64-(k-1) || !slices.Equal(below, c.stack[:n-1]) {
+			continue
+		}
+		c.popTo(n - 1)
+		now.count += k - 1
+		c.push(now)
+		return
+	}
+}
+
 // Finish returns the sequence compressed so far. It does not change the
 // compressor, which may go on taking symbols. Equal loops share one
 // *SeqLoop and equal bodies one Seq, so the result is a DAG that callers
