@@ -59,38 +59,48 @@ const DefaultEager = 4 << 10
 
 // MatchEager is Match with blocking sends of up to eager bytes completing
 // at once, as MPI's eager protocol lets them; larger ones wait for their
-// receive. Iterations that MatchInto skips are emitted event by event, so
-// emit may receive the same *Event more than once.
+// receive. Iterations that the traversal skips (see Sink) are emitted
+// event by event, so emit may receive the same *Event more than once.
 func MatchEager(t *Trace, eager int64, emit func(rank int, e *Event)) (*Matched, error) {
-	return MatchInto(t, eager, &replaySink{emit: emit, logs: make([][]*Event, t.NumRanks)})
+	// emit cannot take events back, so a traversal that only checks the
+	// trace finds the attempt that succeeds (see MatchInto) first.
+	sameSize := true
+	if _, err := matchOnce(t, eager, true, discard{}); err != nil {
+		if _, err2 := matchOnce(t, eager, false, discard{}); err2 != nil {
+			return nil, err
+		}
+		sameSize = false
+	}
+	return matchOnce(t, eager, sameSize, &replaySink{emit: emit, logs: make([][]*Event, t.NumRanks)})
 }
 
-// MatchInto is MatchEager with the matched events going to s, whose
-// Repeat takes the iterations of a loop that the traversal skips (see
-// Sink).
+// MatchInto is MatchEager with the matched events going to a Sink, which
+// takes the iterations the traversal skips in bulk (Sink.Repeat).
 //
 // Wildcard receives are first matched only with messages of their own
 // size. Tracers lose tags (the shared NAS LU traces record tag 0 where LU
 // uses four), and LU then needs the sizes to tell its wildcard receives'
 // messages from the ones its explicit receives wait for. If that finds no
-// way through the trace, Match tries again matching wildcards with any
-// size, as MPI does, and returns the first attempt's error if both fail.
-func MatchInto(t *Trace, eager int64, s Sink) (*Matched, error) {
-	attempt := func(sameSize bool, s Sink) (*Matched, error) {
-		m := newMatcher(t, s)
-		m.eager, m.sameSize = eager, sameSize
-		return m.run()
-	}
-	// The traversal is cheap next to the memory of keeping every event,
-	// so a successful attempt runs again to emit.
-	_, err := attempt(true, discard{})
+// way through the trace, the traversal runs again matching wildcards with
+// any size, as MPI does, and MatchInto returns the first attempt's error
+// if both fail. newSink gives the sink of each attempt: the events of an
+// attempt that failed are to be forgotten.
+func MatchInto(t *Trace, eager int64, newSink func() Sink) (*Matched, error) {
+	res, err := matchOnce(t, eager, true, newSink())
 	if err == nil {
-		return attempt(true, s)
+		return res, nil
 	}
-	if _, err2 := attempt(false, discard{}); err2 != nil {
-		return nil, err
+	if res, err2 := matchOnce(t, eager, false, newSink()); err2 == nil {
+		return res, nil
 	}
-	return attempt(false, s)
+	return nil, err
+}
+
+// matchOnce runs one traversal of t into s.
+func matchOnce(t *Trace, eager int64, sameSize bool, s Sink) (*Matched, error) {
+	m := newMatcher(t, s)
+	m.eager, m.sameSize = eager, sameSize
+	return m.run()
 }
 
 // request is one nonblocking call in flight.

@@ -2,6 +2,7 @@ package trace
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/binary"
 	"maps"
 	"slices"
@@ -201,14 +202,7 @@ func (m *matcher) encodeState() []byte {
 			b = append(b, 0)
 		}
 	}
-	ptr := func(p any) {
-		id, ok := m.ids[p]
-		if !ok {
-			id = len(m.ids)
-			m.ids[p] = id
-		}
-		b = binary.AppendUvarint(b, uint64(id))
-	}
+	ptr := func(p any) { b = binary.AppendUvarint(b, uint64(m.id(p))) }
 	var seqs []int64
 	for i := range m.ranks {
 		for _, msg := range m.ranks[i].unexp {
@@ -235,6 +229,8 @@ func (m *matcher) encodeState() []byte {
 			b = binary.AppendVarint(b, int64(len(f.body)))
 			b = binary.AppendVarint(b, int64(f.i))
 		}
+		b = append(b, ';')
+		b = m.appendPhases(b, rs.events.runs)
 		b = append(b, ';')
 		ptr(rs.cur)
 		if rs.cur != nil {
@@ -286,11 +282,36 @@ func (m *matcher) encodeState() []byte {
 	return b
 }
 
+// id numbers the trace's bodies, events and sites for encodeState.
+func (m *matcher) id(p any) int {
+	id, ok := m.ids[p]
+	if !ok {
+		id = len(m.ids)
+		m.ids[p] = id
+	}
+	return id
+}
+
+// appendPhases appends where each site with several events is in its
+// cycle, by the sites' numbers.
+func (m *matcher) appendPhases(b []byte, runs map[*Site]int64) []byte {
+	phases := make([][2]int64, 0, len(runs))
+	for s, n := range runs {
+		phases = append(phases, [2]int64{int64(m.id(s)), n % int64(len(s.Events))})
+	}
+	slices.SortFunc(phases, func(a, b [2]int64) int { return cmp.Compare(a[0], b[0]) })
+	for _, p := range phases {
+		b = binary.AppendVarint(b, p[0])
+		b = binary.AppendVarint(b, p[1])
+	}
+	return b
+}
+
 // repeats is the number of times the stretch since the last checkpoint
 // can be skipped from cp: 0 unless cp's state is the mark's, every rank's
 // loops as many iterations on as they were, but for one loop per rank
-// with one iteration fewer left, and each site's executions in between a
-// whole number of its cycles.
+// with one iteration fewer left (the state holds where each site is in its
+// cycle).
 func (m *matcher) repeats(cp *checkpoint) int64 {
 	if m.mark == nil || m.sinceMark > MaxRepeatBlock || !bytes.Equal(cp.state, m.mark.state) {
 		return 0
@@ -310,11 +331,6 @@ func (m *matcher) repeats(cp *checkpoint) int64 {
 		}
 		if d < 0 {
 			continue // the rank did nothing in between
-		}
-		for s, n := range now.runs {
-			if (n-was.runs[s])%int64(len(s.Events)) != 0 {
-				return 0
-			}
 		}
 		if k < 0 || now.lefts[d] < k {
 			k = now.lefts[d]

@@ -127,34 +127,43 @@ func (c *SymbolCompressor) Push(sym int32) {
 }
 
 // PushRepeated pushes the symbols of block k times over. Once pushing the
-// block leaves the stack as it was but for one more iteration of the loop
-// on top, the remaining copies are added to that loop's count at once
-// instead of being pushed: the result expands to the same stream. It
+// block leaves the stack as it was but for one more iteration of one of
+// its loops (block is then that loop's body, rotated past the items
+// after the loop), the remaining copies are added to that loop's count at
+// once instead of being pushed: the result expands to the same stream. It
 // folds as pushing every copy would, except where the loop's count, on
 // its way up, would have equalled that of an equal loop within the
 // window, which rule 3 could then have paired with it.
 func (c *SymbolCompressor) PushRepeated(block []int32, k int64) {
-	var below []symItem
+	var before []symItem
 	for ; k > 0; k-- {
-		n := len(c.stack)
-		var top symItem
-		if n > 0 {
-			top = c.stack[n-1]
-			below = append(below[:0], c.stack[:n-1]...)
-		}
+		before = append(before[:0], c.stack...)
 		for _, s := range block {
 			c.Push(s)
 		}
-		if n == 0 || len(c.stack) != n || top.body < 0 || k == 1 {
+		if k == 1 || len(c.stack) != len(before) {
 			continue
 		}
-		now := c.stack[n-1]
-		if now.body != top.body || now.count != top.count+1 || now.count > math.MaxInt64-(k-1) || !slices.Equal(below, c.stack[:n-1]) {
+		at := -1
+		for i, it := range c.stack {
+			if it == before[i] {
+				continue
+			}
+			if at >= 0 || it.body < 0 || it.body != before[i].body || it.count != before[i].count+1 {
+				at = -1
+				break
+			}
+			at = i
+		}
+		if at < 0 || c.stack[at].count > math.MaxInt64-(k-1) {
 			continue
 		}
-		c.popTo(n - 1)
-		now.count += k - 1
-		c.push(now)
+		tail := slices.Clone(c.stack[at:])
+		tail[0].count += k - 1
+		c.popTo(at)
+		for _, it := range tail {
+			c.push(it)
+		}
 		return
 	}
 }

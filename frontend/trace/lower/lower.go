@@ -56,7 +56,7 @@ func Lower(t *trace.Trace, opts Options) (*Result, error) {
 	if err := checkMemory(t, opts); err != nil {
 		return nil, err
 	}
-	l := &lowerer{t: t, syms: map[sym]int32{}, shapes: map[sym]int32{}}
+	l := &lowerer{t: t}
 	l.ranks = make([]*rankState, t.NumRanks)
 	for r := range l.ranks {
 		l.ranks[r] = &rankState{}
@@ -126,16 +126,12 @@ func Lower(t *trace.Trace, opts Options) (*Result, error) {
 
 // pass runs the trace's matched calls through add: into each rank's
 // compressor when trees is nil, else along each rank's folded program.
-// The lowerer is the matcher's Sink (repeat.go).
+// The lowerer is the matcher's Sink (repeat.go), reset for each attempt.
 func (l *lowerer) pass(trees [][]*item) (*trace.Matched, error) {
-	for r, rs := range l.ranks {
-		*rs = rankState{comp: rs.comp}
-		if trees != nil {
-			rs.comp, rs.cursor = nil, newCursor(trees[r])
-		}
-	}
-	l.logging = false
-	matched, err := trace.MatchInto(l.t, trace.DefaultEager, l)
+	matched, err := trace.MatchInto(l.t, trace.DefaultEager, func() trace.Sink {
+		l.reset(trees)
+		return l
+	})
 	l.tracedCompute = 0
 	for _, rs := range l.ranks {
 		l.tracedCompute += rs.traced
@@ -153,6 +149,25 @@ func (l *lowerer) pass(trees [][]*item) (*trace.Matched, error) {
 		}
 	}
 	return matched, err
+}
+
+// reset readies the lowerer for a traversal: the first pass starts its
+// symbols afresh, the second its positions' computation.
+func (l *lowerer) reset(trees [][]*item) {
+	if trees == nil {
+		l.syms, l.table, l.shapes, l.shapeOf, l.pos = map[sym]int32{}, nil, map[sym]int32{}, nil, nil
+	} else {
+		for _, tree := range trees {
+			clearAmounts(tree)
+		}
+	}
+	for r, rs := range l.ranks {
+		*rs = rankState{}
+		if trees != nil {
+			rs.cursor = newCursor(trees[r])
+		}
+	}
+	l.logging, l.logged = false, 0
 }
 
 // sym is one call in rank-relative form: two ranks doing the same sym do

@@ -2,6 +2,7 @@ package lower
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/parley-hpc/parley/frontend/trace"
 )
@@ -35,7 +36,7 @@ type pushed struct {
 type markState struct {
 	pending     float64
 	pendingPos  trace.Pos
-	outstanding int
+	outstanding []int // the outstanding calls' ages
 	partial     int
 	traced      float64
 	stack       []frame // the second pass's cursor
@@ -46,7 +47,7 @@ func (l *lowerer) Mark() {
 	l.dropLogs()
 	l.logging = true
 	for _, rs := range l.ranks {
-		rs.mark = markState{pending: rs.pending, pendingPos: rs.pendingPos, outstanding: len(rs.outstanding), partial: rs.partial, traced: rs.traced}
+		rs.mark = markState{pending: rs.pending, pendingPos: rs.pendingPos, outstanding: rs.ages(), partial: rs.partial, traced: rs.traced}
 		if rs.cursor != nil {
 			rs.mark.stack = append(rs.mark.stack[:0], rs.cursor.stack...)
 		}
@@ -82,7 +83,7 @@ func (l *lowerer) repeat(r int, rs *rankState, k int64) error {
 		return nil
 	}
 	m := &rs.mark
-	if rs.pending != m.pending || rs.pendingPos != m.pendingPos || len(rs.outstanding) > 0 || m.outstanding > 0 {
+	if rs.pending != m.pending || rs.pendingPos != m.pendingPos || !slices.Equal(rs.ages(), m.outstanding) {
 		for range k {
 			for _, e := range rs.events {
 				if err := l.add(r, e); err != nil {
@@ -121,6 +122,18 @@ func (l *lowerer) repeat(r int, rs *rankState, k int64) error {
 		}
 	}
 	return nil
+}
+
+// ages lists the ages of the rank's outstanding calls (1 the latest),
+// ascending: a rank whose state is as at a Mark but for the calls issued
+// in between takes the same calls the same way.
+func (rs *rankState) ages() []int {
+	var out []int
+	for idx := range rs.outstanding {
+		out = append(out, rs.issued-idx)
+	}
+	slices.Sort(out)
+	return out
 }
 
 // oneIterationSince reports whether the cursor stands where it stood
