@@ -20,9 +20,10 @@ type Matched struct {
 // Match runs every rank's calls against the other ranks', the trace
 // traversal of seed 000's Algorithm 2 with Algorithm 1's alignment of
 // collectives, and calls emit with each rank's events in that rank's
-// order. Emitted events are copies in which every wildcard receive names
-// the rank whose message it matched, so a program built from them is
-// deterministic.
+// order. Every wildcard receive is emitted as a copy that names the rank
+// whose message it matched, so a program built from them is
+// deterministic; other events are the trace's own. emit must not modify
+// them.
 //
 // The traversal runs one rank until it blocks, then the next. A blocking
 // send blocks until its receive is posted (the rendezvous protocol MPI may
@@ -99,7 +100,7 @@ func MatchInto(t *Trace, eager int64, newSink func() Sink) (*Matched, error) {
 // matchOnce runs one traversal of t into s.
 func matchOnce(t *Trace, eager int64, sameSize bool, s Sink) (*Matched, error) {
 	m := newMatcher(t, s)
-	m.eager, m.sameSize = eager, sameSize
+	m.eager, m.sameSize, m.skip = eager, sameSize, true
 	return m.run()
 }
 
@@ -133,6 +134,7 @@ type rankState struct {
 	cur     *Event // the call the rank is in, or nil to fetch the next one
 	blocked bool   // cur cannot complete yet
 	done    bool
+	asleep  bool // blocked, and nothing has completed for it since
 	issued  int              // nonblocking calls so far
 	reqs    map[int]*request // issued index -> request, for those not waited
 	waiting []*request       // what a blocked wait needs
@@ -165,9 +167,11 @@ type matcher struct {
 	held  map[int]bool // deliverTo's scratch: senders with a message waiting for a wildcard
 	// sameSize: a wildcard receive matches only messages of its size.
 	sameSize bool
-	// ref is the rank whose iterations time the checkpoints, refWraps
+	// skip says whether to skip iterations that repeat (repeat.go); ref
+	// is the rank whose iterations time the checkpoints, refWraps
 	// its iterations at the last one, mark the last checkpoint and
 	// sinceMark the events emitted after it (repeat.go).
+	skip      bool
 	ref       int
 	refWraps  int64
 	mark      *checkpoint
@@ -239,9 +243,10 @@ func (m *matcher) advance(rs *rankState) (bool, error) {
 	if m.err != nil {
 		return false, m.err
 	}
-	for !rs.done && !moved {
+	for !rs.done && !rs.asleep && !moved {
 		if rs.cur != nil {
 			if !m.unblocked(rs) {
+				rs.asleep = true
 				return moved, nil
 			}
 			rs.cur, rs.blocked = nil, false
@@ -310,8 +315,13 @@ func (m *matcher) inComm(c, r int) bool {
 
 // issue starts rank rs's call e.
 func (m *matcher) issue(rs *rankState, e *Event) error {
-	out := new(Event)
-	*out = *e
+	// Only a receive with a wildcard is emitted as a copy of its own,
+	// which its match completes; other events are emitted as they are.
+	out := e
+	if e.Op.IsRecv() && (e.Peer == AnySource || e.Tag == AnyTag) {
+		out = new(Event)
+		*out = *e
+	}
 	rs.out = append(rs.out, out)
 	switch {
 	case e.Op.IsSend():
@@ -380,6 +390,9 @@ func (m *matcher) issue(rs *rankState, e *Event) error {
 		call.arrived++
 		if call.arrived == m.commSize(c) {
 			delete(m.coll, k)
+			for r := range call.ev {
+				m.ranks[r].asleep = false
+			}
 		}
 		rs.cur = e
 	}
@@ -487,6 +500,7 @@ func (m *matcher) pair(rs *rankState, i, j int) {
 	rs.unexp = slices.Delete(rs.unexp, i, i+1)
 	rs.recvs = slices.Delete(rs.recvs, j, j+1)
 	msg.req.done = true
+	msg.sender.asleep = false
 	m.complete(p, msg, rs)
 }
 
@@ -546,6 +560,7 @@ func (m *matcher) matches(p *posted, src, tag int, bytes int64) bool {
 // program is built from matches the same message without wildcards.
 func (m *matcher) complete(p *posted, msg *message, rs *rankState) {
 	p.req.done = true
+	rs.asleep = false
 	if p.out.Peer == AnySource {
 		p.out.Peer = msg.src
 		m.res.Wildcards++

@@ -32,9 +32,10 @@ import (
 
 // Sink takes the matched events of every rank, in each rank's order.
 type Sink interface {
-	// Event takes rank's next event. The event is the matcher's copy,
-	// which the sink may keep but must not modify; an error stops the
-	// traversal and Match returns it.
+	// Event takes rank's next event: the trace's, or for a receive with
+	// a wildcard the matcher's copy naming the sender and tag it matched.
+	// The sink may keep it but must not modify it. An error stops the
+	// traversal, and Match returns it.
 	Event(rank int, e *Event) error
 	// Mark starts a block: Repeat may follow, before the next Mark.
 	Mark()
@@ -124,6 +125,9 @@ type rankMark struct {
 // iteration on, the iterations that every rank has left are skipped, and
 // otherwise the state becomes the new mark.
 func (m *matcher) checkpoint() error {
+	if !m.skip {
+		return nil
+	}
 	if m.ref < 0 || m.ranks[m.ref].done || len(m.ranks[m.ref].events.stack) < 2 {
 		m.mark, m.ref = nil, -1
 		for i := range m.ranks {
@@ -145,7 +149,7 @@ func (m *matcher) checkpoint() error {
 		return nil
 	}
 	if k := m.repeats(cp); k > 0 {
-		m.skip(cp, k)
+		m.skipAhead(cp, k)
 		m.mark = nil
 		return m.sink.Repeat(k)
 	}
@@ -339,8 +343,8 @@ func (m *matcher) repeats(cp *checkpoint) int64 {
 	return max(k, 0)
 }
 
-// skip moves every rank k stretches on, as matching them would.
-func (m *matcher) skip(cp *checkpoint, k int64) {
+// skipAhead moves every rank k stretches on, as matching them would.
+func (m *matcher) skipAhead(cp *checkpoint, k int64) {
 	m.res.Wildcards += int(k) * (m.res.Wildcards - m.mark.wildcards)
 	for i := range m.ranks {
 		rs, now, was := &m.ranks[i], &cp.ranks[i], &m.mark.ranks[i]
