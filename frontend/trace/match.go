@@ -134,7 +134,7 @@ type rankState struct {
 	cur     *Event // the call the rank is in, or nil to fetch the next one
 	blocked bool   // cur cannot complete yet
 	done    bool
-	asleep  bool // blocked, and nothing has completed for it since
+	asleep  bool             // blocked, and nothing has completed for it since
 	issued  int              // nonblocking calls so far
 	reqs    map[int]*request // issued index -> request, for those not waited
 	waiting []*request       // what a blocked wait needs
