@@ -49,14 +49,18 @@ type Result struct {
 }
 
 // Lower turns t into a Parley program.
-func Lower(t *trace.Trace, opts Options) (*Result, error) {
+func Lower(t *trace.Trace, opts Options) (*Result, error) { return lower(t, opts, false) }
+
+// lower is Lower; replay has the lowering take the iterations the matcher
+// skips call by call rather than in bulk, which tests compare.
+func lower(t *trace.Trace, opts Options, replay bool) (*Result, error) {
 	if t.NumRanks < 1 {
 		return nil, fmt.Errorf("the trace has no ranks")
 	}
 	if err := checkMemory(t, opts); err != nil {
 		return nil, err
 	}
-	l := &lowerer{t: t}
+	l := &lowerer{t: t, replay: replay}
 	l.ranks = make([]*rankState, t.NumRanks)
 	for r := range l.ranks {
 		l.ranks[r] = &rankState{}
@@ -212,6 +216,7 @@ type lowerer struct {
 	// matcher's last Mark (repeat.go); logged counts them.
 	logging bool
 	logged  int
+	replay  bool // take repeats call by call (lower)
 }
 
 // rankState is one rank's calls on their way into its compressor. The

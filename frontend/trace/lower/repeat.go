@@ -83,7 +83,7 @@ func (l *lowerer) repeat(r int, rs *rankState, k int64) error {
 		return nil
 	}
 	m := &rs.mark
-	if rs.pending != m.pending || rs.pendingPos != m.pendingPos || !slices.Equal(rs.ages(), m.outstanding) {
+	if l.replay || rs.pending != m.pending || rs.pendingPos != m.pendingPos || !slices.Equal(rs.ages(), m.outstanding) {
 		for range k {
 			for _, e := range rs.events {
 				if err := l.add(r, e); err != nil {
