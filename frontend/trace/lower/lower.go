@@ -60,7 +60,7 @@ func lower(t *trace.Trace, opts Options, replay bool) (*Result, error) {
 	if err := checkMemory(t, opts); err != nil {
 		return nil, err
 	}
-	l := &lowerer{t: t, replay: replay}
+	l := &lowerer{t: t, replay: replay, rel: newRelations(t.NumRanks)}
 	l.ranks = make([]*rankState, t.NumRanks)
 	for r := range l.ranks {
 		l.ranks[r] = &rankState{}
@@ -217,6 +217,7 @@ type lowerer struct {
 	logging bool
 	logged  int
 	replay  bool // take repeats call by call (lower)
+	rel     *relations
 }
 
 // rankState is one rank's calls on their way into its compressor. The
