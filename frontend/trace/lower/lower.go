@@ -131,11 +131,19 @@ func lower(t *trace.Trace, opts Options, replay bool) (*Result, error) {
 // pass runs the trace's matched calls through add: into each rank's
 // compressor when trees is nil, else along each rank's folded program.
 // The lowerer is the matcher's Sink (repeat.go), reset for each attempt.
+// The second pass replays what the first took (tape.go) when it kept it.
 func (l *lowerer) pass(trees [][]*item) (*trace.Matched, error) {
-	matched, err := trace.MatchInto(l.t, trace.DefaultEager, func() trace.Sink {
+	var matched *trace.Matched
+	var err error
+	if trees != nil && l.tape != nil {
 		l.reset(trees)
-		return l
-	})
+		err = l.replayTape()
+	} else {
+		matched, err = trace.MatchInto(l.t, trace.DefaultEager, func() trace.Sink {
+			l.reset(trees)
+			return l
+		})
+	}
 	l.tracedCompute = 0
 	for _, rs := range l.ranks {
 		l.tracedCompute += rs.traced
@@ -160,6 +168,7 @@ func (l *lowerer) pass(trees [][]*item) (*trace.Matched, error) {
 func (l *lowerer) reset(trees [][]*item) {
 	if trees == nil {
 		l.syms, l.table, l.shapes, l.shapeOf, l.pos = map[sym]int32{}, nil, map[sym]int32{}, nil, nil
+		l.tape, l.taped = make([]rankTape, len(l.ranks)), 0
 	} else {
 		for _, tree := range trees {
 			clearAmounts(tree)
@@ -217,7 +226,11 @@ type lowerer struct {
 	logging bool
 	logged  int
 	replay  bool // take repeats call by call (lower)
-	rel     *relations
+	// tape is what the first pass took, per rank, for the second to
+	// replay (tape.go); nil once it grew past maxTape.
+	tape  []rankTape
+	taped int
+	rel   *relations
 }
 
 // rankState is one rank's calls on their way into its compressor. The
@@ -316,6 +329,7 @@ func (l *lowerer) addPairs(pairs map[[2]int]bool, r int, seq trace.Seq) {
 
 // Event takes rank r's next matched call (trace.Sink).
 func (l *lowerer) Event(r int, e *trace.Event) error {
+	l.record(r, e)
 	if l.logging {
 		rs := l.ranks[r]
 		rs.events = append(rs.events, e)

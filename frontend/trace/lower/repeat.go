@@ -46,11 +46,19 @@ type markState struct {
 func (l *lowerer) Mark() {
 	l.dropLogs()
 	l.logging = true
-	for _, rs := range l.ranks {
-		rs.mark = markState{pending: rs.pending, pendingPos: rs.pendingPos, outstanding: rs.ages(), partial: rs.partial, traced: rs.traced}
-		if rs.cursor != nil {
-			rs.mark.stack = append(rs.mark.stack[:0], rs.cursor.stack...)
+	for r, rs := range l.ranks {
+		rs.markHere()
+		if l.tape != nil {
+			l.tape[r].mark = len(l.tape[r].events)
 		}
+	}
+}
+
+// markHere records the rank's state at a Mark.
+func (rs *rankState) markHere() {
+	rs.mark = markState{pending: rs.pending, pendingPos: rs.pendingPos, outstanding: rs.ages(), partial: rs.partial, traced: rs.traced}
+	if rs.cursor != nil {
+		rs.mark.stack = append(rs.mark.stack[:0], rs.cursor.stack...)
 	}
 }
 
@@ -70,6 +78,10 @@ func (l *lowerer) Repeat(k int64) error {
 	}
 	l.logging = false
 	for r, rs := range l.ranks {
+		if l.tape != nil {
+			tp := &l.tape[r]
+			tp.repeats = append(tp.repeats, tapeRepeat{from: tp.mark, at: len(tp.events), k: k})
+		}
 		if err := l.repeat(r, rs, k); err != nil {
 			return err
 		}
