@@ -188,6 +188,13 @@ func (m *matcher) take() *checkpoint {
 // messages ranked by send order.
 func (m *matcher) encodeState() []byte {
 	var b []byte
+	flag := func(f bool) {
+		if f {
+			b = append(b, 1)
+		} else {
+			b = append(b, 0)
+		}
+	}
 	reqs := map[*request]int{}
 	req := func(q *request) {
 		if q == nil {
@@ -200,11 +207,7 @@ func (m *matcher) encodeState() []byte {
 			reqs[q] = id
 		}
 		b = binary.AppendVarint(b, int64(id))
-		if q.done {
-			b = append(b, 1)
-		} else {
-			b = append(b, 0)
-		}
+		flag(q.done)
 	}
 	ptr := func(p any) { b = binary.AppendUvarint(b, uint64(m.id(p))) }
 	var seqs []int64
@@ -218,6 +221,13 @@ func (m *matcher) encodeState() []byte {
 		b = appendEventKey(b, e)
 		b = append(b, e.Pos.File...)
 		b = binary.AppendVarint(b, int64(e.Pos.Line))
+	}
+	// call writes an arrived message or a posted receive.
+	call := func(src, tag int, q *request, e *Event) {
+		b = binary.AppendVarint(b, int64(src))
+		b = binary.AppendVarint(b, int64(tag))
+		req(q)
+		ptr(e)
 	}
 	for i := range m.ranks {
 		rs := &m.ranks[i]
@@ -258,27 +268,17 @@ func (m *matcher) encodeState() []byte {
 		b = append(b, ';')
 		for _, e := range rs.out {
 			event(e)
-			if rs.pending[e] {
-				b = append(b, 1)
-			} else {
-				b = append(b, 0)
-			}
+			flag(rs.pending[e])
 		}
 		b = append(b, ';')
 		for _, msg := range rs.unexp {
-			b = binary.AppendVarint(b, int64(msg.src))
-			b = binary.AppendVarint(b, int64(msg.tag))
-			req(msg.req)
-			ptr(msg.ev)
+			call(msg.src, msg.tag, msg.req, msg.ev)
 			j, _ := slices.BinarySearch(seqs, msg.seq)
 			b = binary.AppendVarint(b, int64(j))
 		}
 		b = append(b, ';')
 		for _, p := range rs.recvs {
-			b = binary.AppendVarint(b, int64(p.src))
-			b = binary.AppendVarint(b, int64(p.tag))
-			req(p.req)
-			ptr(p.ev)
+			call(p.src, p.tag, p.req, p.ev)
 			event(p.out)
 			b = binary.AppendVarint(b, int64(slices.Index(rs.out, p.out)))
 		}

@@ -144,24 +144,18 @@ func TestSizeDoesNotGrowOnAMesh(t *testing.T) {
 }
 
 // BenchmarkLowerStencil4096 lowers the stencil trace on a 64 x 64 mesh.
-func BenchmarkLowerStencil4096(b *testing.B) {
-	tr := stencilTrace(64)
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := Lower(tr, Options{Name: "stencil-4096"}); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
+func BenchmarkLowerStencil4096(b *testing.B) { benchStencil(b, 64) }
 
 // BenchmarkLowerStencil1024 lowers the stencil trace on a 32 x 32 mesh:
 // matching, folding, merging and choosing each statement's rank rules,
 // whose candidates are tried for every mesh width.
-func BenchmarkLowerStencil1024(b *testing.B) {
-	tr := stencilTrace(32)
+func BenchmarkLowerStencil1024(b *testing.B) { benchStencil(b, 32) }
+
+func benchStencil(b *testing.B, side int) {
+	tr := stencilTrace(side)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := Lower(tr, Options{Name: "stencil-1024"}); err != nil {
+		if _, err := Lower(tr, Options{Name: fmt.Sprintf("stencil-%d", side*side)}); err != nil {
 			b.Fatal(err)
 		}
 	}
