@@ -177,6 +177,10 @@ type matcher struct {
 	mark      *checkpoint
 	sinceMark int
 	ids       map[any]int // encodeState's numbers for the trace's bodies and events
+	// issues counts the calls issued; tookAt and tookSize are issues and
+	// the state's size at the last checkpoint taken.
+	issues, tookAt int64
+	tookSize       int
 }
 
 func newMatcher(t *Trace, sink Sink) *matcher {
@@ -323,6 +327,7 @@ func (m *matcher) issue(rs *rankState, e *Event) error {
 		*out = *e
 	}
 	rs.out = append(rs.out, out)
+	m.issues++
 	switch {
 	case e.Op.IsSend():
 		if e.Peer < 0 || e.Peer >= m.t.NumRanks {

@@ -119,6 +119,12 @@ type rankMark struct {
 	issued int
 }
 
+// takeRatio bounds the work of checkpoints: one is taken only if the
+// calls matched since the last, times takeRatio, outweigh that one's
+// encoded state in bytes, so that checkpoints cost at most about as much
+// as the matching they may save.
+const takeRatio = 64
+
 // checkpoint is called after every round of the traversal. Each time the
 // reference rank has begun a new iteration of a top-level loop it
 // compares the state with the last checkpoint's: if it recurs one
@@ -142,6 +148,13 @@ func (m *matcher) checkpoint() error {
 		return nil
 	} else {
 		m.refWraps = w
+	}
+	if (m.issues-m.tookAt)*takeRatio < int64(m.tookSize) {
+		// The last state was large next to the calls matched since: a
+		// checkpoint now would cost more than matching, as when thousands
+		// of messages wait for one wildcard receive per iteration.
+		m.mark = nil
+		return nil
 	}
 	cp := m.take()
 	if cp == nil {
@@ -167,6 +180,7 @@ func (m *matcher) take() *checkpoint {
 	}
 	cp := &checkpoint{ranks: make([]rankMark, len(m.ranks)), wildcards: m.res.Wildcards}
 	cp.state = m.encodeState()
+	m.tookAt, m.tookSize = m.issues, len(cp.state)
 	for i := range m.ranks {
 		rs := &m.ranks[i]
 		lefts := make([]int64, len(rs.events.stack))
