@@ -25,13 +25,14 @@ type Matched struct {
 // deterministic; other events are the trace's own. emit must not modify
 // them.
 //
-// The traversal runs one rank until it blocks, then the next. A blocking
+// The traversal moves every rank by one call a round. A blocking
 // send blocks until its receive is posted (the rendezvous protocol MPI may
 // use for any message), a blocking receive until its message is sent, a
 // wait until its requests complete, and a collective, Finalize included,
 // until every member of its communicator arrives. Each event is visited
 // once, and each wildcard receive costs a round over the ranks: the work
-// is O(ranks x (events + wildcard receives) per rank).
+// is O(ranks x (events + wildcard receives) per rank), less the
+// iterations of loops it skips once they repeat (see Sink).
 //
 // A wildcard receive takes no message while any rank can move without it:
 // once none can, the message that has waited longest goes to the wildcard
