@@ -2,6 +2,7 @@ package trace
 
 import (
 	"bytes"
+	"errors"
 	"cmp"
 	"encoding/binary"
 	"maps"
@@ -90,6 +91,9 @@ func (s *replaySink) Mark() {
 }
 
 func (s *replaySink) Repeat(k int64) error {
+	if !s.logging {
+		return errors.New("trace: a repeat of events not kept (a bug in the matcher)")
+	}
 	for r, log := range s.logs {
 		for range k {
 			for _, e := range log {

@@ -150,6 +150,18 @@ func TestSkippingMatchesEveryCallAlike(t *testing.T) {
 					t.Fatalf("rank %d: %d events skipping, %d not; first difference at %d", r, len(fast.got[r]), len(slow.got[r]), i)
 				}
 			}
+			// Match hands the skipped iterations to emit one by one.
+			emitted := make([][]string, tr.NumRanks)
+			if _, err := Match(tr, func(r int, e *Event) {
+				emitted[r] = append(emitted[r], fmt.Sprintf("%s @%s", e, e.Pos))
+			}); err != nil {
+				t.Fatal(err)
+			}
+			for r := range tr.NumRanks {
+				if !slices.Equal(emitted[r], slow.got[r]) {
+					t.Fatalf("rank %d: Match emitted %d events; matching every call gives %d", r, len(emitted[r]), len(slow.got[r]))
+				}
+			}
 			if fres.Wildcards != sres.Wildcards || !slices.Equal(fres.Unwaited, sres.Unwaited) {
 				t.Errorf("skipping: %d wildcards, unwaited %v; not: %d, %v", fres.Wildcards, fres.Unwaited, sres.Wildcards, sres.Unwaited)
 			}
