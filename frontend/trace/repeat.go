@@ -2,9 +2,9 @@ package trace
 
 import (
 	"bytes"
-	"errors"
 	"cmp"
 	"encoding/binary"
+	"errors"
 	"maps"
 	"slices"
 )
