@@ -22,7 +22,8 @@ func (t *Trace) Events(rank int) iter.Seq[*Event] {
 // of goroutine stacks, for ranks that mostly do nothing.
 type eventCursor struct {
 	stack []cursorFrame
-	runs  map[*Site]int64 // executions of each site so far
+	runs  map[*Site]int64 // executions so far of each site with several events
+	wraps int64           // iterations begun by top-level loops after their first
 }
 
 // cursorFrame is a place in a body: the top level of the rank's calls, or
@@ -50,6 +51,9 @@ func (c *eventCursor) next() *Event {
 			if f.left > 0 {
 				f.left--
 				f.i = 0
+				if len(c.stack) == 2 {
+					c.wraps++
+				}
 			} else {
 				c.stack = c.stack[:len(c.stack)-1]
 			}
@@ -58,6 +62,8 @@ func (c *eventCursor) next() *Event {
 		n := f.body[f.i]
 		f.i++
 		switch {
+		case n.Site != nil && len(n.Site.Events) == 1:
+			return &n.Site.Events[0]
 		case n.Site != nil:
 			if c.runs == nil {
 				c.runs = map[*Site]int64{}

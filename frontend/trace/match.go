@@ -20,17 +20,19 @@ type Matched struct {
 // Match runs every rank's calls against the other ranks', the trace
 // traversal of seed 000's Algorithm 2 with Algorithm 1's alignment of
 // collectives, and calls emit with each rank's events in that rank's
-// order. Emitted events are copies in which every wildcard receive names
-// the rank whose message it matched, so a program built from them is
-// deterministic.
+// order. Every wildcard receive is emitted as a copy that names the rank
+// whose message it matched, so a program built from them is
+// deterministic; other events are the trace's own. emit must not modify
+// them.
 //
-// The traversal runs one rank until it blocks, then the next. A blocking
+// The traversal moves every rank by one call a round. A blocking
 // send blocks until its receive is posted (the rendezvous protocol MPI may
 // use for any message), a blocking receive until its message is sent, a
 // wait until its requests complete, and a collective, Finalize included,
 // until every member of its communicator arrives. Each event is visited
 // once, and each wildcard receive costs a round over the ranks: the work
-// is O(ranks x (events + wildcard receives) per rank).
+// is O(ranks x (events + wildcard receives) per rank), less the
+// iterations of loops it skips once they repeat (see Sink).
 //
 // A wildcard receive takes no message while any rank can move without it:
 // once none can, the message that has waited longest goes to the wildcard
@@ -59,31 +61,48 @@ const DefaultEager = 4 << 10
 
 // MatchEager is Match with blocking sends of up to eager bytes completing
 // at once, as MPI's eager protocol lets them; larger ones wait for their
-// receive.
+// receive. Iterations that the traversal skips (see Sink) are emitted
+// event by event, so emit may receive the same *Event more than once.
+func MatchEager(t *Trace, eager int64, emit func(rank int, e *Event)) (*Matched, error) {
+	// emit cannot take events back, so a traversal that only checks the
+	// trace finds the attempt that succeeds (see MatchInto) first.
+	sameSize := true
+	if _, err := matchOnce(t, eager, true, discard{}); err != nil {
+		if _, err2 := matchOnce(t, eager, false, discard{}); err2 != nil {
+			return nil, err
+		}
+		sameSize = false
+	}
+	return matchOnce(t, eager, sameSize, &replaySink{emit: emit, logs: make([][]*Event, t.NumRanks)})
+}
+
+// MatchInto is MatchEager with the matched events going to a Sink, which
+// takes the iterations the traversal skips in bulk (Sink.Repeat).
 //
 // Wildcard receives are first matched only with messages of their own
 // size. Tracers lose tags (the shared NAS LU traces record tag 0 where LU
 // uses four), and LU then needs the sizes to tell its wildcard receives'
 // messages from the ones its explicit receives wait for. If that finds no
-// way through the trace, Match tries again matching wildcards with any
-// size, as MPI does, and returns the first attempt's error if both fail.
-func MatchEager(t *Trace, eager int64, emit func(rank int, e *Event)) (*Matched, error) {
-	attempt := func(sameSize bool, emit func(int, *Event)) (*Matched, error) {
-		m := newMatcher(t, emit)
-		m.eager, m.sameSize = eager, sameSize
-		return m.run()
-	}
-	// The traversal is cheap next to the memory of keeping every event,
-	// so a successful attempt runs again to emit.
-	discard := func(int, *Event) {}
-	_, err := attempt(true, discard)
+// way through the trace, the traversal runs again matching wildcards with
+// any size, as MPI does, and MatchInto returns the first attempt's error
+// if both fail. newSink gives the sink of each attempt: the events of an
+// attempt that failed are to be forgotten.
+func MatchInto(t *Trace, eager int64, newSink func() Sink) (*Matched, error) {
+	res, err := matchOnce(t, eager, true, newSink())
 	if err == nil {
-		return attempt(true, emit)
+		return res, nil
 	}
-	if _, err2 := attempt(false, discard); err2 != nil {
-		return nil, err
+	if res, err2 := matchOnce(t, eager, false, newSink()); err2 == nil {
+		return res, nil
 	}
-	return attempt(false, emit)
+	return nil, err
+}
+
+// matchOnce runs one traversal of t into s.
+func matchOnce(t *Trace, eager int64, sameSize bool, s Sink) (*Matched, error) {
+	m := newMatcher(t, s)
+	m.eager, m.sameSize, m.skip = eager, sameSize, true
+	return m.run()
 }
 
 // request is one nonblocking call in flight.
@@ -116,6 +135,7 @@ type rankState struct {
 	cur     *Event // the call the rank is in, or nil to fetch the next one
 	blocked bool   // cur cannot complete yet
 	done    bool
+	asleep  bool             // blocked, and nothing has completed for it since
 	issued  int              // nonblocking calls so far
 	reqs    map[int]*request // issued index -> request, for those not waited
 	waiting []*request       // what a blocked wait needs
@@ -138,7 +158,8 @@ type collKey struct{ comm, seq int }
 
 type matcher struct {
 	t     *Trace
-	emit  func(int, *Event)
+	sink  Sink
+	err   error // the first error the sink returned
 	ranks []rankState
 	coll  map[collKey]*collective
 	res   Matched
@@ -147,11 +168,26 @@ type matcher struct {
 	held  map[int]bool // deliverTo's scratch: senders with a message waiting for a wildcard
 	// sameSize: a wildcard receive matches only messages of its size.
 	sameSize bool
+	// skip says whether to skip iterations that repeat (repeat.go); ref
+	// is the rank whose iterations time the checkpoints, refWraps
+	// its iterations at the last one, mark the last checkpoint and
+	// sinceMark the events emitted after it (repeat.go).
+	skip      bool
+	ref       int
+	refWraps  int64
+	mark      *checkpoint
+	sinceMark int
+	ids       map[any]int // encodeState's numbers for the trace's bodies and events
+	// issues counts the calls issued; tookAt and tookSize are issues and
+	// the state's size at the last checkpoint taken.
+	issues, tookAt int64
+	tookSize       int
 }
 
-func newMatcher(t *Trace, emit func(int, *Event)) *matcher {
-	m := &matcher{t: t, emit: emit, coll: map[collKey]*collective{}, held: map[int]bool{}}
+func newMatcher(t *Trace, sink Sink) *matcher {
+	m := &matcher{t: t, sink: sink, coll: map[collKey]*collective{}, held: map[int]bool{}}
 	m.res.Unwaited = make([]int, t.NumRanks)
+	m.ref, m.ids = -1, map[any]int{}
 	m.ranks = make([]rankState, t.NumRanks)
 	for r := range m.ranks {
 		m.ranks[r] = rankState{id: r, events: t.cursor(r)}
@@ -177,6 +213,9 @@ func (m *matcher) run() (*Matched, error) {
 		if !progress && !m.resolveWildcard() {
 			return nil, m.deadlock()
 		}
+		if err := m.checkpoint(); err != nil {
+			return nil, err
+		}
 	}
 	for m.resolveWildcard() {
 	}
@@ -193,6 +232,9 @@ func (m *matcher) run() (*Matched, error) {
 		m.res.Unwaited[rs.id] = len(rs.reqs)
 		m.flush(rs)
 	}
+	if m.err != nil {
+		return nil, m.err
+	}
 	return &m.res, nil
 }
 
@@ -203,9 +245,13 @@ func (m *matcher) run() (*Matched, error) {
 // ranks ran side by side.
 func (m *matcher) advance(rs *rankState) (bool, error) {
 	moved := false
-	for !rs.done && !moved {
+	if m.err != nil {
+		return false, m.err
+	}
+	for !rs.done && !rs.asleep && !moved {
 		if rs.cur != nil {
 			if !m.unblocked(rs) {
+				rs.asleep = true
 				return moved, nil
 			}
 			rs.cur, rs.blocked = nil, false
@@ -274,9 +320,15 @@ func (m *matcher) inComm(c, r int) bool {
 
 // issue starts rank rs's call e.
 func (m *matcher) issue(rs *rankState, e *Event) error {
-	out := new(Event)
-	*out = *e
+	// Only a receive with a wildcard is emitted as a copy of its own,
+	// which its match completes; other events are emitted as they are.
+	out := e
+	if e.Op.IsRecv() && (e.Peer == AnySource || e.Tag == AnyTag) {
+		out = new(Event)
+		*out = *e
+	}
 	rs.out = append(rs.out, out)
+	m.issues++
 	switch {
 	case e.Op.IsSend():
 		if e.Peer < 0 || e.Peer >= m.t.NumRanks {
@@ -344,6 +396,9 @@ func (m *matcher) issue(rs *rankState, e *Event) error {
 		call.arrived++
 		if call.arrived == m.commSize(c) {
 			delete(m.coll, k)
+			for r := range call.ev {
+				m.ranks[r].asleep = false
+			}
 		}
 		rs.cur = e
 	}
@@ -451,6 +506,7 @@ func (m *matcher) pair(rs *rankState, i, j int) {
 	rs.unexp = slices.Delete(rs.unexp, i, i+1)
 	rs.recvs = slices.Delete(rs.recvs, j, j+1)
 	msg.req.done = true
+	msg.sender.asleep = false
 	m.complete(p, msg, rs)
 }
 
@@ -510,6 +566,7 @@ func (m *matcher) matches(p *posted, src, tag int, bytes int64) bool {
 // program is built from matches the same message without wildcards.
 func (m *matcher) complete(p *posted, msg *message, rs *rankState) {
 	p.req.done = true
+	rs.asleep = false
 	if p.out.Peer == AnySource {
 		p.out.Peer = msg.src
 		m.res.Wildcards++
@@ -527,7 +584,10 @@ func (m *matcher) complete(p *posted, msg *message, rs *rankState) {
 func (m *matcher) flush(rs *rankState) {
 	i := 0
 	for ; i < len(rs.out) && !rs.pending[rs.out[i]]; i++ {
-		m.emit(rs.id, rs.out[i])
+		if m.err == nil {
+			m.err = m.sink.Event(rs.id, rs.out[i])
+		}
+		m.sinceMark++
 	}
 	if i == len(rs.out) {
 		rs.out = rs.out[:0]

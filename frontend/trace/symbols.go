@@ -126,6 +126,48 @@ func (c *SymbolCompressor) Push(sym int32) {
 	}
 }
 
+// PushRepeated pushes the symbols of block k times over. Once pushing the
+// block leaves the stack as it was but for one more iteration of one of
+// its loops (block is then that loop's body, rotated past the items
+// after the loop), the remaining copies are added to that loop's count at
+// once instead of being pushed: the result expands to the same stream. It
+// folds as pushing every copy would, except where the loop's count, on
+// its way up, would have equalled that of an equal loop within the
+// window, which rule 3 could then have paired with it.
+func (c *SymbolCompressor) PushRepeated(block []int32, k int64) {
+	var before []symItem
+	for ; k > 0; k-- {
+		before = append(before[:0], c.stack...)
+		for _, s := range block {
+			c.Push(s)
+		}
+		if k == 1 || len(c.stack) != len(before) {
+			continue
+		}
+		at := -1
+		for i, it := range c.stack {
+			if it == before[i] {
+				continue
+			}
+			if at >= 0 || it.body < 0 || it.body != before[i].body || it.count != before[i].count+1 {
+				at = -1
+				break
+			}
+			at = i
+		}
+		if at < 0 || c.stack[at].count > math.MaxInt64-(k-1) {
+			continue
+		}
+		tail := slices.Clone(c.stack[at:])
+		tail[0].count += k - 1
+		c.popTo(at)
+		for _, it := range tail {
+			c.push(it)
+		}
+		return
+	}
+}
+
 // Finish returns the sequence compressed so far. It does not change the
 // compressor, which may go on taking symbols. Equal loops share one
 // *SeqLoop and equal bodies one Seq, so the result is a DAG that callers

@@ -96,7 +96,7 @@ func (l *lowerer) waiters(rs, idle []int) string {
 			busy = append(busy, r)
 		}
 	}
-	if rel := relationFor(rs, busy, n); relationCost(rel) < relationCost(setRelation(rs, n)) {
+	if rel := l.rel.relationFor(rs, busy); relationCost(rel) < relationCost(l.rel.set(rs)) {
 		return "TASKS t SUCH THAT " + rel
 	}
 	return plain

@@ -4,18 +4,21 @@
 //
 // The pipeline:
 //
-//  1. trace.Match runs the ranks' calls against each other: wildcard
+//  1. trace.MatchInto runs the ranks' calls against each other: wildcard
 //     receives get the sender they matched (chosen once no rank can move
 //     otherwise, the longest-waiting message first), collectives are
 //     checked to line up, and a trace that could deadlock is refused with
-//     the cycle.
+//     the cycle. The lowerer is the matcher's trace.Sink: iterations the
+//     matcher skips come as repeats of a block of calls, which the folding
+//     and the second pass take in bulk (repeat.go).
 //  2. Each rank's matched calls become symbols in a rank-relative form (a
 //     peer is an offset from the rank, modulo the rank count) and are
 //     folded into loops as they arrive (trace.SymbolCompressor), so memory
-//     follows the compressed size. Computation is folded without its
-//     amount; a second matched pass replays the calls along each rank's
-//     folded program (tree.go) and gives every compute position the mean
-//     of its runs.
+//     follows the compressed size (and the calls matched one by one, up
+//     to 64 MiB of pointers, that the second pass replays). Computation is folded without its
+//     amount; a second pass replays the calls the first took (tape.go)
+//     along each rank's folded program (tree.go) and gives every compute
+//     position the mean of its runs.
 //  3. Ranks whose folded sequences are equal in shape (calls without their
 //     peers and message sizes; with their direction when every message
 //     goes one step along a 2-D or 3-D mesh) form one class.

@@ -49,14 +49,18 @@ type Result struct {
 }
 
 // Lower turns t into a Parley program.
-func Lower(t *trace.Trace, opts Options) (*Result, error) {
+func Lower(t *trace.Trace, opts Options) (*Result, error) { return lower(t, opts, false) }
+
+// lower is Lower; replay has the lowering take the iterations the matcher
+// skips call by call rather than in bulk, which tests compare.
+func lower(t *trace.Trace, opts Options, replay bool) (*Result, error) {
 	if t.NumRanks < 1 {
 		return nil, fmt.Errorf("the trace has no ranks")
 	}
 	if err := checkMemory(t, opts); err != nil {
 		return nil, err
 	}
-	l := &lowerer{t: t, syms: map[sym]int32{}, shapes: map[sym]int32{}}
+	l := &lowerer{t: t, replay: replay, rel: newRelations(t.NumRanks)}
 	l.ranks = make([]*rankState, t.NumRanks)
 	for r := range l.ranks {
 		l.ranks[r] = &rankState{}
@@ -126,24 +130,23 @@ func Lower(t *trace.Trace, opts Options) (*Result, error) {
 
 // pass runs the trace's matched calls through add: into each rank's
 // compressor when trees is nil, else along each rank's folded program.
+// The lowerer is the matcher's Sink (repeat.go), reset for each attempt.
+// The second pass replays what the first took (tape.go) when it kept it.
 func (l *lowerer) pass(trees [][]*item) (*trace.Matched, error) {
+	var matched *trace.Matched
+	var err error
+	if trees != nil && l.tape != nil {
+		l.reset(trees)
+		err = l.replayTape()
+	} else {
+		matched, err = trace.MatchInto(l.t, trace.DefaultEager, func() trace.Sink {
+			l.reset(trees)
+			return l
+		})
+	}
 	l.tracedCompute = 0
-	for r, rs := range l.ranks {
-		*rs = rankState{comp: rs.comp}
-		if trees != nil {
-			rs.comp, rs.cursor = nil, newCursor(trees[r])
-		}
-	}
-	var addErr error
-	matched, err := trace.Match(l.t, func(r int, e *trace.Event) {
-		if addErr == nil {
-			addErr = l.add(r, e)
-		}
-	})
-	if err == nil {
-		err = addErr
-	}
 	for _, rs := range l.ranks {
+		l.tracedCompute += rs.traced
 		if err != nil {
 			break
 		}
@@ -158,6 +161,26 @@ func (l *lowerer) pass(trees [][]*item) (*trace.Matched, error) {
 		}
 	}
 	return matched, err
+}
+
+// reset readies the lowerer for a traversal: the first pass starts its
+// symbols afresh, the second its positions' computation.
+func (l *lowerer) reset(trees [][]*item) {
+	if trees == nil {
+		l.syms, l.table, l.shapes, l.shapeOf, l.pos = map[sym]int32{}, nil, map[sym]int32{}, nil, nil
+		l.tape, l.taped = make([]rankTape, len(l.ranks)), 0
+	} else {
+		for _, tree := range trees {
+			clearAmounts(tree)
+		}
+	}
+	for r, rs := range l.ranks {
+		*rs = rankState{}
+		if trees != nil {
+			rs.cursor = newCursor(trees[r])
+		}
+	}
+	l.logging, l.logged = false, 0
 }
 
 // sym is one call in rank-relative form: two ranks doing the same sym do
@@ -198,6 +221,16 @@ type lowerer struct {
 	unevenScatters int
 	scans          int
 	err            error
+	// logging says whether the ranks keep their calls since the
+	// matcher's last Mark (repeat.go); logged counts them.
+	logging bool
+	logged  int
+	replay  bool // take repeats call by call (lower)
+	// tape is what the first pass took, per rank, for the second to
+	// replay (tape.go); nil once it grew past maxTape.
+	tape  []rankTape
+	taped int
+	rel   *relations
 }
 
 // rankState is one rank's calls on their way into its compressor. The
@@ -211,6 +244,12 @@ type rankState struct {
 	partial     int
 	pending     float64 // computation not yet placed
 	pendingPos  trace.Pos
+	traced      float64 // computation so far
+	// mark is the state at the matcher's last Mark, events and log what
+	// the rank took and pushed since (repeat.go).
+	mark   markState
+	events []*trace.Event
+	log    []pushed
 }
 
 func (l *lowerer) intern(s sym, e *trace.Event) int32 {
@@ -288,6 +327,19 @@ func (l *lowerer) addPairs(pairs map[[2]int]bool, r int, seq trace.Seq) {
 	}
 }
 
+// Event takes rank r's next matched call (trace.Sink).
+func (l *lowerer) Event(r int, e *trace.Event) error {
+	l.record(r, e)
+	if l.logging {
+		rs := l.ranks[r]
+		rs.events = append(rs.events, e)
+		if l.logged++; l.logged > trace.MaxRepeatBlock {
+			l.dropLogs()
+		}
+	}
+	return l.add(r, e)
+}
+
 // add takes rank r's next matched call.
 func (l *lowerer) add(r int, e *trace.Event) error {
 	rs := l.ranks[r]
@@ -302,7 +354,7 @@ func (l *lowerer) add(r int, e *trace.Event) error {
 		// Computation floats past nonblocking posts to join the next
 		// computation: a post takes no time, and one statement then
 		// stands for the work between two calls that can block.
-		l.tracedCompute += e.Amount
+		rs.traced += e.Amount
 		rs.pending += e.Amount
 		if rs.pendingPos == (trace.Pos{}) {
 			rs.pendingPos = e.Pos
@@ -372,19 +424,22 @@ func (l *lowerer) add(r int, e *trace.Event) error {
 // push passes a symbol to the rank's compressor, or in the second pass
 // moves the rank's cursor over it and adds amount there.
 func (l *lowerer) push(rs *rankState, id int32, amount float64) error {
+	var it *item
 	if rs.cursor == nil {
 		if rs.comp == nil {
 			rs.comp = trace.NewSymbolCompressor(0)
 		}
 		rs.comp.Push(id)
-		return nil
+	} else {
+		if it = rs.cursor.next(); it == nil || it.sym != id {
+			return fmt.Errorf("lower: the replay left the folded program (a bug in parley lower)")
+		}
+		it.amount += amount
+		it.runs++
 	}
-	it := rs.cursor.next()
-	if it == nil || it.sym != id {
-		return fmt.Errorf("lower: the replay left the folded program (a bug in parley lower)")
+	if l.logging {
+		rs.log = append(rs.log, pushed{sym: id, amount: amount, it: it})
 	}
-	it.amount += amount
-	it.runs++
 	return nil
 }
 

@@ -11,7 +11,8 @@ import (
 // calls: about rankBytes a rank, and nodeBytes for each site or loop of
 // the rank's calls in the trace (counting the trace's own share). Measured
 // on ScalaTrace traces of 10^5 and 10^6 ranks: 0.9 kB a rank that does
-// nothing, 200 to 310 bytes a node on top.
+// nothing, 200 to 310 bytes a node on top. The calls kept for the second
+// pass (tape.go) add at most 64 MiB, which the estimate leaves out.
 const (
 	rankBytes = 1 << 10
 	nodeBytes = 600

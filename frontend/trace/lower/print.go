@@ -221,7 +221,7 @@ func (l *lowerer) p2p(st stmt, s sym) []string {
 				expr.WriteString(e)
 				break
 			}
-			fmt.Fprintf(&expr, "%s IF %s OTHERWISE ", e, setRelation(byOff[off], n))
+			fmt.Fprintf(&expr, "%s IF %s OTHERWISE ", e, l.rel.set(byOff[off]))
 		}
 		return []string{verb(who, ranks, "TASK "+expr.String())}
 	}

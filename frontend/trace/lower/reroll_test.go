@@ -111,7 +111,7 @@ func TestRelationFor(t *testing.T) {
 		{[]int{5, 6, 9, 10}, []int{1, 2, 13, 14}, 16, "t IS IN [5, 10]"},
 		{[]int{1, 2, 3}, []int{5, 6, 7}, 8, "t < 4"},
 	} {
-		if got := relationFor(c.in, c.out, c.n); got != c.want {
+		if got := newRelations(c.n).relationFor(c.in, c.out); got != c.want {
 			t.Errorf("relationFor(%v, %v, %d) = %q; want %q", c.in, c.out, c.n, got, c.want)
 		}
 	}

@@ -2,11 +2,15 @@ package lower
 
 import (
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/parley-hpc/parley/frontend/trace"
+	"github.com/parley-hpc/parley/frontend/trace/scalatrace"
 )
 
 // stencilTrace is NAS LU's communication on a side x side mesh, made by
@@ -139,15 +143,54 @@ func TestSizeDoesNotGrowOnAMesh(t *testing.T) {
 	}
 }
 
+// BenchmarkLowerStencil4096 lowers the stencil trace on a 64 x 64 mesh.
+func BenchmarkLowerStencil4096(b *testing.B) { benchStencil(b, 64) }
+
 // BenchmarkLowerStencil1024 lowers the stencil trace on a 32 x 32 mesh:
 // matching, folding, merging and choosing each statement's rank rules,
 // whose candidates are tried for every mesh width.
-func BenchmarkLowerStencil1024(b *testing.B) {
-	tr := stencilTrace(32)
+func BenchmarkLowerStencil1024(b *testing.B) { benchStencil(b, 32) }
+
+func benchStencil(b *testing.B, side int) {
+	tr := stencilTrace(side)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := Lower(tr, Options{Name: "stencil-1024"}); err != nil {
+		if _, err := Lower(tr, Options{Name: fmt.Sprintf("stencil-%d", side*side)}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestRepeatsInBulk: taking the iterations the matcher skips in bulk
+// (the compressor's loop count, the second pass's cursor) gives the
+// program that taking them call by call gives, on the stencil and on the
+// shared LU trace, whose main loop is skipped.
+func TestRepeatsInBulk(t *testing.T) {
+	traces := map[string]func() (*trace.Trace, error){
+		"stencil-16": func() (*trace.Trace, error) { return stencilTrace(4), nil },
+	}
+	if !testing.Short() {
+		traces["lu-A-16-td"] = func() (*trace.Trace, error) {
+			return scalatrace.Read(filepath.Join(sharedData, "lu-A-16-td.trace"))
+		}
+	}
+	for name, read := range traces {
+		t.Run(name, func(t *testing.T) {
+			tr, err := read()
+			if err != nil {
+				t.Fatal(err)
+			}
+			bulk, err := lower(tr, Options{Name: name}, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			each, err := lower(tr, Options{Name: name}, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(string(each.Source), string(bulk.Source)); diff != "" {
+				t.Errorf("-call by call +in bulk:\n%s", diff)
+			}
+		})
 	}
 }

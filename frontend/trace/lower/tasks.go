@@ -1,6 +1,7 @@
 package lower
 
 import (
+	"encoding/binary"
 	"fmt"
 	"slices"
 	"strings"
@@ -19,7 +20,31 @@ func (l *lowerer) tasks(rs []int, use bool) (string, string) {
 	case len(rs) == 1:
 		return fmt.Sprintf("TASK %d", rs[0]), ""
 	}
-	return "TASKS t SUCH THAT " + setRelation(rs, n), "t"
+	return "TASKS t SUCH THAT " + l.rel.set(rs), "t"
+}
+
+// relations finds relations on t for rank sets among 0..n-1, each set's
+// once: the candidates relationFor tries come back from statement to
+// statement, and each costs a pass over the set for every mesh width.
+type relations struct {
+	n    int
+	memo map[string]string
+}
+
+func newRelations(n int) *relations { return &relations{n: n, memo: map[string]string{}} }
+
+// set is setRelation(rs, n), remembered.
+func (c *relations) set(rs []int) string {
+	key := make([]byte, 0, 2*len(rs))
+	for _, r := range rs {
+		key = binary.AppendUvarint(key, uint64(r))
+	}
+	if rel, ok := c.memo[string(key)]; ok {
+		return rel
+	}
+	rel := setRelation(rs, c.n)
+	c.memo[string(key)] = rel
+	return rel
 }
 
 // setRelation is the shortest relation on t that holds exactly for the
@@ -135,15 +160,16 @@ func relationCost(c string) int {
 }
 
 // relationFor is the shortest relation on t that holds for every rank of
-// in and for none of out, among 0..n-1; ranks in neither may go either
+// in and for none of out, among 0..c.n-1; ranks in neither may go either
 // way. Besides in itself it tries the range, alone or stretched to the
 // first or last rank, and, for each mesh width, the rows and columns in
 // spans or touches, widened to whole rows or columns, whenever they leave
 // out every rank of out: an edge rank's message size, for instance, is 80
 // on the rows inside the mesh, whatever ranks that send nothing there
 // would have.
-func relationFor(in, out []int, n int) string {
-	best := setRelation(in, n)
+func (c *relations) relationFor(in, out []int) string {
+	n := c.n
+	best := c.set(in)
 	excluded := make([]bool, n)
 	for _, r := range out {
 		excluded[r] = true
@@ -154,8 +180,8 @@ func relationFor(in, out []int, n int) string {
 				return
 			}
 		}
-		if c := setRelation(set, n); relationCost(c) < relationCost(best) {
-			best = c
+		if rel := c.set(set); relationCost(rel) < relationCost(best) {
+			best = rel
 		}
 	}
 	lo, hi := slices.Min(in), slices.Max(in)
@@ -524,8 +550,8 @@ func (l *lowerer) stencilPeer(rs []int, off int) (string, string, bool) {
 	if len(rs) == 1 {
 		return "", "", false // TASK 2 ... TASK 0 says it best
 	}
-	rel := relationFor(rs, idle, n)
-	if relationCost(rel) >= relationCost(setRelation(rs, n)) {
+	rel := l.rel.relationFor(rs, idle)
+	if relationCost(rel) >= relationCost(l.rel.set(rs)) {
 		return "", "", false
 	}
 	return "TASKS t SUCH THAT " + rel, call, true

@@ -44,6 +44,16 @@ func newTree(s trace.Seq, shape func(int32) int32) []*item {
 	return out
 }
 
+// clearAmounts forgets the computation gathered at the positions of tree.
+func clearAmounts(tree []*item) {
+	for _, it := range tree {
+		it.amount, it.runs = 0, 0
+		if it.loop != nil {
+			clearAmounts(it.loop.body)
+		}
+	}
+}
+
 // cursor walks a folded program call by call, through its loops.
 type cursor struct{ stack []frame }
 

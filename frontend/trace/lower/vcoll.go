@@ -126,7 +126,7 @@ func (l *lowerer) perMember(order []int, counts []int64, v string) (string, bool
 				rest = append(rest, byVal[y]...)
 			}
 			rs := slices.Sorted(slices.Values(byVal[x]))
-			cond := relationFor(rs, rest, l.t.NumRanks)
+			cond := l.rel.relationFor(rs, rest)
 			penalty += relationCost(cond) - len(cond)
 			fmt.Fprintf(&b, "%d IF %s OTHERWISE ", x, renameVar(cond, v))
 		}
