@@ -19,6 +19,9 @@ type Trace struct {
 	Comms [][]int
 	// TimeUnit says what compute events measure.
 	TimeUnit ComputeUnit
+	// Partial is empty for a trace of a whole run. For a run that ended
+	// early (a crash) it says why and what the reader kept.
+	Partial string
 }
 
 // ComputeUnit says what a trace's compute events count.
