@@ -336,11 +336,15 @@ static int world(int c, int r)
 
 /* Requests: each nonblocking call's handle maps to its sequence number
  * among the rank's nonblocking calls, so that a wait names what it
- * completes by age (1: the most recent nonblocking call). */
+ * completes by age (1: the most recent nonblocking call). The table is a
+ * multimap: MPI may hand out one completed request object to several calls
+ * (Open MPI does for calls to MPI_PROC_NULL and for sends it completed at
+ * once); each call has its own entry, and a wait that lists the handle k
+ * times takes k of them. */
 typedef struct {
   MPI_Request h;
-  long long seq; /* -1: calls to MPI_PROC_NULL, nnull of them */
-  int used, nnull;
+  long long seq; /* -1: a call to MPI_PROC_NULL */
+  int used;
 } reqent;
 static reqent *reqs;
 static size_t capreqs, nreqs;
@@ -352,13 +356,24 @@ static size_t req_slot(MPI_Request h)
   return (size_t)((x * 0x9e3779b97f4a7c15ull) >> 20) & (capreqs - 1);
 }
 
+static void req_put(reqent e)
+{
+  size_t i;
+  for (i = req_slot(e.h); reqs[i].used; i = (i + 1) & (capreqs - 1)) {
+  }
+  reqs[i] = e;
+  nreqs++;
+}
+
 /* req_add remembers the request of a nonblocking call; a call to
  * MPI_PROC_NULL (null) moves no data, is not counted among the nonblocking
  * calls and completes as "null". */
 static void req_add(MPI_Request h, int null)
 {
-  size_t i;
-  long long seq = null ? -1 : nbcalls++;
+  reqent e;
+  e.h = h;
+  e.seq = null ? -1 : nbcalls++;
+  e.used = 1;
   if (h == MPI_REQUEST_NULL) return;
   if (2 * (nreqs + 1) > capreqs) {
     reqent *old = reqs;
@@ -367,28 +382,10 @@ static void req_add(MPI_Request h, int null)
     reqs = xalloc(capreqs * sizeof *reqs);
     nreqs = 0;
     for (j = 0; j < oldcap; j++)
-      if (old[j].used) {
-        for (i = req_slot(old[j].h); reqs[i].used; i = (i + 1) & (capreqs - 1)) {
-        }
-        reqs[i] = old[j];
-        nreqs++;
-      }
+      if (old[j].used) req_put(old[j]);
     free(old);
   }
-  for (i = req_slot(h); reqs[i].used; i = (i + 1) & (capreqs - 1))
-    if (reqs[i].h == h) break;
-  if (!reqs[i].used) {
-    nreqs++;
-    reqs[i].nnull = 0;
-  }
-  /* MPI may give every call to MPI_PROC_NULL the same completed request */
-  if (null && reqs[i].used && reqs[i].seq < 0)
-    reqs[i].nnull++;
-  else
-    reqs[i].nnull = null;
-  reqs[i].h = h;
-  reqs[i].seq = seq;
-  reqs[i].used = 1;
+  req_put(e);
 }
 
 /* req_take returns the age of request h and forgets it, -1 for a call to
@@ -397,25 +394,22 @@ static void req_add(MPI_Request h, int null)
 static long long req_take(MPI_Request h)
 {
   size_t i, j;
-  long long age;
+  long long seq;
   if (capreqs == 0 || h == MPI_REQUEST_NULL) return 0;
   for (i = req_slot(h); reqs[i].used; i = (i + 1) & (capreqs - 1))
     if (reqs[i].h == h) break;
   if (!reqs[i].used) return 0;
-  if (reqs[i].seq < 0 && --reqs[i].nnull > 0) return -1;
-  age = reqs[i].seq < 0 ? -1 : nbcalls - reqs[i].seq;
-  /* delete by shifting back the entries of the same probe run */
+  seq = reqs[i].seq;
+  /* delete, and put back the rest of the probe run */
   reqs[i].used = 0;
   nreqs--;
   for (j = (i + 1) & (capreqs - 1); reqs[j].used; j = (j + 1) & (capreqs - 1)) {
     reqent e = reqs[j];
-    size_t k;
     reqs[j].used = 0;
-    for (k = req_slot(e.h); reqs[k].used; k = (k + 1) & (capreqs - 1)) {
-    }
-    reqs[k] = e;
+    nreqs--;
+    req_put(e);
   }
-  return age;
+  return seq < 0 ? -1 : nbcalls - seq;
 }
 
 /* ------------------------------------------------------------------------
@@ -713,6 +707,13 @@ int MPI_Abort(MPI_Comm comm, int errorcode)
   return PMPI_Abort(comm, errorcode);
 }
 
+/* A freed request is forgotten: its handle may come back. */
+int MPI_Request_free(MPI_Request *req)
+{
+  if (active()) req_take(*req);
+  return PMPI_Request_free(req);
+}
+
 /* Point-to-point */
 
 #define SEND_LIKE(NAME, PNAME, OP)                                                              \
@@ -859,14 +860,15 @@ static MPI_Request *save_reqs(int n, const MPI_Request *r, MPI_Request *small, i
   return c;
 }
 
-static int unknown_done, null_done, ndone;
+/* The ages a wait or test completed, sorted so that the record does not
+ * depend on the order of the request array. */
+static long long *ages;
+static int unknown_done, null_done, ndone, capages;
 
 static void rdone_begin(const char *op)
 {
   rstart(op);
-  rput(" done=");
-  unknown_done = null_done = 0;
-  ndone = 0;
+  unknown_done = null_done = ndone = 0;
 }
 
 static void rdone(MPI_Request h)
@@ -882,11 +884,25 @@ static void rdone(MPI_Request h)
     null_done++;
     return;
   }
-  rput(ndone++ ? ",%lld" : "%lld", age);
+  if (ndone == capages) {
+    capages = capages ? 2 * capages : 64;
+    ages = xgrow(ages, (size_t)capages * sizeof *ages);
+  }
+  ages[ndone++] = age;
+}
+
+static int cmp_age(const void *a, const void *b)
+{
+  long long x = *(const long long *)a, y = *(const long long *)b;
+  return (x > y) - (x < y);
 }
 
 static void rdone_end(double t0)
 {
+  int i;
+  qsort(ages, (size_t)ndone, sizeof *ages, cmp_age);
+  rput(" done=");
+  for (i = 0; i < ndone; i++) rput(i ? ",%lld" : "%lld", ages[i]);
   if (ndone == 0) rput("-");
   if (null_done) rput(" null=%d", null_done);
   if (unknown_done) rput(" unknown=%d", unknown_done);
