@@ -184,3 +184,7 @@ func diff(want, have map[trace.Op]trace.Tally) string {
 	}
 	return b.String()
 }
+
+func execOut(name string, args ...string) ([]byte, error) {
+	return exec.Command(name, args...).CombinedOutput()
+}

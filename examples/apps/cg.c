@@ -4,9 +4,10 @@
  * with MPI_Sendrecv on a duplicate of MPI_COMM_WORLD, as a library would);
  * each iteration takes two dot products (MPI_Allreduce).
  *
- *   mpirun -np 4 ./cg [--iters 200] [--nx 512] [--rows 128]
+ *   mpirun -np 4 ./cg [--iters 200] [--nx 512] [--rows 128] [--tol 0]
  *
- * --rows is the number of grid rows per rank. */
+ * --rows is the number of grid rows per rank; it stops when the residual
+ * falls below --tol, so with 0 every iteration runs. */
 #include <math.h>
 #include <mpi.h>
 #include <stdio.h>
@@ -55,7 +56,7 @@ int main(int argc, char **argv)
 {
   long iters, i, it;
   size_t len;
-  double *x, *r, *p, *q, rr, t0;
+  double *x, *r, *p, *q, rr, t0, tol = 0;
 
   MPI_Init(&argc, &argv);
   MPI_Comm_dup(MPI_COMM_WORLD, &comm);
@@ -64,6 +65,8 @@ int main(int argc, char **argv)
   iters = arg(argc, argv, "--iters", 200);
   nx = arg(argc, argv, "--nx", 512);
   rows = arg(argc, argv, "--rows", 128);
+  for (i = 1; i + 1 < argc; i++)
+    if (strcmp(argv[i], "--tol") == 0) tol = atof(argv[i + 1]);
   len = (size_t)((rows + 2) * nx);
   x = calloc(len, sizeof *x);
   r = calloc(len, sizeof *r);
@@ -76,16 +79,17 @@ int main(int argc, char **argv)
 
   MPI_Barrier(comm);
   t0 = MPI_Wtime();
-  for (it = 0; it < iters && rr > 0; it++) {
-    double alpha, beta, rr1;
+  for (it = 0; it < iters && sqrt(rr) >= tol; it++) {
+    double alpha, beta, rr1, pq;
     matvec(p, q);
-    alpha = rr / dot(p, q);
+    pq = dot(p, q);
+    alpha = pq != 0 ? rr / pq : 0; /* converged to the last bit: keep iterating */
     for (i = nx; i < (rows + 1) * nx; i++) {
       x[i] += alpha * p[i];
       r[i] -= alpha * q[i];
     }
     rr1 = dot(r, r);
-    beta = rr1 / rr;
+    beta = rr != 0 ? rr1 / rr : 0;
     rr = rr1;
     for (i = nx; i < (rows + 1) * nx; i++) p[i] = r[i] + beta * p[i];
   }
