@@ -38,6 +38,15 @@ static double now_us(void)
   return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
 }
 
+/* cpu_us is the CPU time of the calling thread: the computation between
+ * two calls without the time the thread waited for a processor. */
+static double cpu_us(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
+}
+
 static void *xalloc(size_t n)
 {
   void *p = calloc(1, n ? n : 1);
@@ -126,9 +135,10 @@ struct node {
   int sym;         /* a record's id in recs, a loop body's id in bodies */
   long long count; /* a loop's iteration count */
   /* a record's executions, and over them the computation before the call
-   * (sum, min, max) and the time in it, in microseconds */
+   * (sum, min, max), the time in it and the CPU time of the computation,
+   * in microseconds */
   long long n;
-  double comp, cmin, cmax, mpi;
+  double comp, cmin, cmax, mpi, cpu;
   node **kids; /* a loop's body */
   int nkids;
 };
@@ -162,6 +172,7 @@ static void merge(node *dst, node *src)
     dst->n += src->n;
     dst->comp += src->comp;
     dst->mpi += src->mpi;
+    dst->cpu += src->cpu;
     if (src->cmin < dst->cmin) dst->cmin = src->cmin;
     if (src->cmax > dst->cmax) dst->cmax = src->cmax;
   }
@@ -264,12 +275,19 @@ static struct {
   volatile sig_atomic_t busy; /* a record is being folded in */
   int depth;                  /* inside a wrapper: nested MPI calls are not recorded */
   int rank, size;
-  double t_init, t_last;
+  double t_init, t_last, cpu_last, cpu_enter;
   long long calls;
   char dir[4000];
 } S;
 
 static int active(void) { return S.on && S.depth == 0; }
+
+/* enter notes the CPU time at a call's entry and returns the wall time. */
+static double enter(void)
+{
+  S.cpu_enter = cpu_us();
+  return now_us();
+}
 
 /* Communicators: handles to ids (0 is MPI_COMM_WORLD) and each id's members
  * as world ranks. Handles are forgotten when freed; ids are not reused. */
@@ -498,10 +516,12 @@ static void rend(double t0)
   x->n = 1;
   x->comp = x->cmin = x->cmax = t0 > S.t_last ? t0 - S.t_last : 0;
   x->mpi = t1 - t0;
+  x->cpu = S.cpu_enter > S.cpu_last ? S.cpu_enter - S.cpu_last : 0;
   push(x);
   S.calls++;
   S.busy = 0;
   S.t_last = t1;
+  S.cpu_last = cpu_us();
 }
 
 /* ------------------------------------------------------------------------
@@ -568,7 +588,7 @@ static void write_node(const node *x, int depth)
     return;
   }
   wstr(recs.keys[x->sym]);
-  wput(" @ %lld %.3f %.3f %.3f %.3f\n", x->n, x->comp, x->cmin, x->cmax, x->mpi);
+  wput(" @ %lld %.3f %.3f %.3f %.3f %.3f\n", x->n, x->comp, x->cmin, x->cmax, x->mpi, x->cpu);
 }
 
 /* write_trace writes the rank's trace; status is "complete" or says why the
@@ -657,7 +677,9 @@ static void start(void)
   for (i = 0; i < NSIG_FATAL; i++) sigaction(fatal_signals[i], &sa, &old_actions[i]);
   atexit(on_exit_early);
   S.t_init = S.t_last = now_us();
+  S.cpu_last = cpu_us();
   S.on = 1;
+  S.cpu_enter = S.cpu_last;
   rstart("init");
   rend(S.t_init);
 }
@@ -688,7 +710,7 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 int MPI_Finalize(void)
 {
   if (S.on) {
-    double t0 = now_us();
+    double t0 = enter();
     rstart("finalize");
     rend(t0);
     write_trace("complete", t0);
@@ -721,7 +743,7 @@ int MPI_Request_free(MPI_Request *req)
   {                                                                                             \
     double t0;                                                                                  \
     if (!active()) return PNAME(buf, count, dt, dest, tag, comm);                               \
-    t0 = now_us();                                                                              \
+    t0 = enter();                                                                                \
     CALL(PNAME(buf, count, dt, dest, tag, comm));                                               \
     rstart(OP);                                                                                 \
     rpeer("peer", comm, dest);                                                                  \
@@ -741,7 +763,7 @@ SEND_LIKE(MPI_Rsend, PMPI_Rsend, "rsend")
   {                                                                                                  \
     double t0;                                                                                       \
     if (!active()) return PNAME(buf, count, dt, dest, tag, comm, req);                               \
-    t0 = now_us();                                                                                   \
+    t0 = enter();                                                                                     \
     CALL(PNAME(buf, count, dt, dest, tag, comm, req));                                               \
     req_add(*req, dest == MPI_PROC_NULL);                                                            \
     rstart(OP);                                                                                      \
@@ -760,7 +782,7 @@ int MPI_Recv(void *buf, int count, MPI_Datatype dt, int src, int tag, MPI_Comm c
 {
   double t0;
   if (!active()) return PMPI_Recv(buf, count, dt, src, tag, comm, st);
-  t0 = now_us();
+  t0 = enter();
   CALL(PMPI_Recv(buf, count, dt, src, tag, comm, st));
   rstart("recv");
   rpeer("peer", comm, src);
@@ -774,7 +796,7 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype dt, int src, int tag, MPI_Comm 
 {
   double t0;
   if (!active()) return PMPI_Irecv(buf, count, dt, src, tag, comm, req);
-  t0 = now_us();
+  t0 = enter();
   CALL(PMPI_Irecv(buf, count, dt, src, tag, comm, req));
   req_add(*req, src == MPI_PROC_NULL);
   rstart("irecv");
@@ -791,7 +813,7 @@ int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest, int
   double t0;
   if (!active())
     return PMPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf_, rcount, rtype, src, rtag_, comm, st);
-  t0 = now_us();
+  t0 = enter();
   CALL(PMPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf_, rcount, rtype, src, rtag_, comm, st));
   rstart("sendrecv");
   rpeer("peer", comm, dest);
@@ -809,7 +831,7 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype dt, int dest, int st
 {
   double t0;
   if (!active()) return PMPI_Sendrecv_replace(buf, count, dt, dest, stag, src, rtag_, comm, st);
-  t0 = now_us();
+  t0 = enter();
   CALL(PMPI_Sendrecv_replace(buf, count, dt, dest, stag, src, rtag_, comm, st));
   rstart("sendrecv");
   rpeer("peer", comm, dest);
@@ -826,7 +848,7 @@ int MPI_Probe(int src, int tag, MPI_Comm comm, MPI_Status *st)
 {
   double t0;
   if (!active()) return PMPI_Probe(src, tag, comm, st);
-  t0 = now_us();
+  t0 = enter();
   CALL(PMPI_Probe(src, tag, comm, st));
   rstart("probe");
   rpeer("peer", comm, src);
@@ -839,7 +861,7 @@ int MPI_Iprobe(int src, int tag, MPI_Comm comm, int *flag, MPI_Status *st)
 {
   double t0;
   if (!active()) return PMPI_Iprobe(src, tag, comm, flag, st);
-  t0 = now_us();
+  t0 = enter();
   CALL(PMPI_Iprobe(src, tag, comm, flag, st));
   rstart("iprobe");
   rpeer("peer", comm, src);
@@ -915,7 +937,7 @@ int MPI_Wait(MPI_Request *req, MPI_Status *st)
   MPI_Request h;
   if (!active()) return PMPI_Wait(req, st);
   h = *req;
-  t0 = now_us();
+  t0 = enter();
   CALL(PMPI_Wait(req, st));
   rdone_begin("wait");
   rdone(h);
@@ -929,7 +951,7 @@ int MPI_Test(MPI_Request *req, int *flag, MPI_Status *st)
   MPI_Request h;
   if (!active()) return PMPI_Test(req, flag, st);
   h = *req;
-  t0 = now_us();
+  t0 = enter();
   CALL(PMPI_Test(req, flag, st));
   rdone_begin("test");
   if (*flag) rdone(h);
@@ -944,7 +966,7 @@ int MPI_Waitall(int n, MPI_Request r[], MPI_Status st[])
   int i;
   if (!active()) return PMPI_Waitall(n, r, st);
   c = save_reqs(n, r, small, 64);
-  t0 = now_us();
+  t0 = enter();
   CALL(PMPI_Waitall(n, r, st));
   rdone_begin("waitall");
   for (i = 0; i < n; i++) rdone(c[i]);
@@ -960,7 +982,7 @@ int MPI_Testall(int n, MPI_Request r[], int *flag, MPI_Status st[])
   int i;
   if (!active()) return PMPI_Testall(n, r, flag, st);
   c = save_reqs(n, r, small, 64);
-  t0 = now_us();
+  t0 = enter();
   CALL(PMPI_Testall(n, r, flag, st));
   rdone_begin("testall");
   if (*flag)
@@ -976,7 +998,7 @@ int MPI_Waitany(int n, MPI_Request r[], int *index, MPI_Status *st)
   MPI_Request small[64], *c;
   if (!active()) return PMPI_Waitany(n, r, index, st);
   c = save_reqs(n, r, small, 64);
-  t0 = now_us();
+  t0 = enter();
   CALL(PMPI_Waitany(n, r, index, st));
   rdone_begin("waitany");
   if (*index != MPI_UNDEFINED && *index >= 0 && *index < n) rdone(c[*index]);
@@ -991,7 +1013,7 @@ int MPI_Testany(int n, MPI_Request r[], int *index, int *flag, MPI_Status *st)
   MPI_Request small[64], *c;
   if (!active()) return PMPI_Testany(n, r, index, flag, st);
   c = save_reqs(n, r, small, 64);
-  t0 = now_us();
+  t0 = enter();
   CALL(PMPI_Testany(n, r, index, flag, st));
   rdone_begin("testany");
   if (*flag && *index != MPI_UNDEFINED && *index >= 0 && *index < n) rdone(c[*index]);
@@ -1008,7 +1030,7 @@ int MPI_Testany(int n, MPI_Request r[], int *index, int *flag, MPI_Status *st)
     int i;                                                                         \
     if (!active()) return PNAME(n, r, outcount, idx, st);                          \
     c = save_reqs(n, r, small, 64);                                                \
-    t0 = now_us();                                                                 \
+    t0 = enter();                                                                   \
     CALL(PNAME(n, r, outcount, idx, st));                                          \
     rdone_begin(OP);                                                               \
     if (*outcount != MPI_UNDEFINED)                                                \
@@ -1028,7 +1050,7 @@ int MPI_Barrier(MPI_Comm comm)
 {
   double t0;
   if (!active()) return PMPI_Barrier(comm);
-  t0 = now_us();
+  t0 = enter();
   CALL(PMPI_Barrier(comm));
   rstart("barrier");
   rcomm(comm);
@@ -1040,7 +1062,7 @@ int MPI_Bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm)
 {
   double t0;
   if (!active()) return PMPI_Bcast(buf, count, dt, root, comm);
-  t0 = now_us();
+  t0 = enter();
   CALL(PMPI_Bcast(buf, count, dt, root, comm));
   rstart("bcast");
   rroot(comm, root);
@@ -1054,7 +1076,7 @@ int MPI_Reduce(const void *sb, void *rb, int count, MPI_Datatype dt, MPI_Op op, 
 {
   double t0;
   if (!active()) return PMPI_Reduce(sb, rb, count, dt, op, root, comm);
-  t0 = now_us();
+  t0 = enter();
   CALL(PMPI_Reduce(sb, rb, count, dt, op, root, comm));
   rstart("reduce");
   rroot(comm, root);
@@ -1069,7 +1091,7 @@ int MPI_Reduce(const void *sb, void *rb, int count, MPI_Datatype dt, MPI_Op op, 
   {                                                                                              \
     double t0;                                                                                   \
     if (!active()) return PNAME(sb, rb, count, dt, op, comm);                                    \
-    t0 = now_us();                                                                               \
+    t0 = enter();                                                                                 \
     CALL(PNAME(sb, rb, count, dt, op, comm));                                                    \
     rstart(OP);                                                                                  \
     rdata(count, dt);                                                                            \
@@ -1100,7 +1122,7 @@ int MPI_Gather(const void *sb, int sc, MPI_Datatype st, void *rb, int rc_, MPI_D
 {
   double t0;
   if (!active()) return PMPI_Gather(sb, sc, st, rb, rc_, rt, root, comm);
-  t0 = now_us();
+  t0 = enter();
   CALL(PMPI_Gather(sb, sc, st, rb, rc_, rt, root, comm));
   rstart("gather");
   rroot(comm, root);
@@ -1118,7 +1140,7 @@ int MPI_Scatter(const void *sb, int sc, MPI_Datatype st, void *rb, int rc_, MPI_
 {
   double t0;
   if (!active()) return PMPI_Scatter(sb, sc, st, rb, rc_, rt, root, comm);
-  t0 = now_us();
+  t0 = enter();
   CALL(PMPI_Scatter(sb, sc, st, rb, rc_, rt, root, comm));
   rstart("scatter");
   rroot(comm, root);
@@ -1137,7 +1159,7 @@ int MPI_Scatter(const void *sb, int sc, MPI_Datatype st, void *rb, int rc_, MPI_
   {                                                                                               \
     double t0;                                                                                    \
     if (!active()) return PNAME(sb, sc, st, rb, rc_, rt, comm);                                   \
-    t0 = now_us();                                                                                \
+    t0 = enter();                                                                                  \
     CALL(PNAME(sb, sc, st, rb, rc_, rt, comm));                                                   \
     rstart(OP);                                                                                   \
     rdata(rc_, rt);                                                                               \
@@ -1153,7 +1175,7 @@ int MPI_Gatherv(const void *sb, int sc, MPI_Datatype st, void *rb, const int rcs
 {
   double t0;
   if (!active()) return PMPI_Gatherv(sb, sc, st, rb, rcs, displs, rt, root, comm);
-  t0 = now_us();
+  t0 = enter();
   CALL(PMPI_Gatherv(sb, sc, st, rb, rcs, displs, rt, root, comm));
   rstart("gatherv");
   rroot(comm, root);
@@ -1173,7 +1195,7 @@ int MPI_Scatterv(const void *sb, const int scs[], const int displs[], MPI_Dataty
 {
   double t0;
   if (!active()) return PMPI_Scatterv(sb, scs, displs, st, rb, rc_, rt, root, comm);
-  t0 = now_us();
+  t0 = enter();
   CALL(PMPI_Scatterv(sb, scs, displs, st, rb, rc_, rt, root, comm));
   rstart("scatterv");
   rroot(comm, root);
@@ -1193,7 +1215,7 @@ int MPI_Allgatherv(const void *sb, int sc, MPI_Datatype st, void *rb, const int 
 {
   double t0;
   if (!active()) return PMPI_Allgatherv(sb, sc, st, rb, rcs, displs, rt, comm);
-  t0 = now_us();
+  t0 = enter();
   CALL(PMPI_Allgatherv(sb, sc, st, rb, rcs, displs, rt, comm));
   rstart("allgatherv");
   rdata(rcs[rank_in(comm)], rt);
@@ -1217,7 +1239,7 @@ int MPI_Alltoallv(const void *sb, const int scs[], const int sd[], MPI_Datatype 
   double t0;
   int n;
   if (!active()) return PMPI_Alltoallv(sb, scs, sd, st, rb, rcs, rd, rt, comm);
-  t0 = now_us();
+  t0 = enter();
   CALL(PMPI_Alltoallv(sb, scs, sd, st, rb, rcs, rd, rt, comm));
   n = size_of(comm);
   rstart("alltoallv");
@@ -1233,7 +1255,7 @@ int MPI_Reduce_scatter(const void *sb, void *rb, const int rcs[], MPI_Datatype d
   double t0;
   int n;
   if (!active()) return PMPI_Reduce_scatter(sb, rb, rcs, dt, op, comm);
-  t0 = now_us();
+  t0 = enter();
   CALL(PMPI_Reduce_scatter(sb, rb, rcs, dt, op, comm));
   n = size_of(comm);
   rstart("reduce_scatter");
@@ -1248,7 +1270,7 @@ int MPI_Reduce_scatter_block(const void *sb, void *rb, int count, MPI_Datatype d
 {
   double t0;
   if (!active()) return PMPI_Reduce_scatter_block(sb, rb, count, dt, op, comm);
-  t0 = now_us();
+  t0 = enter();
   CALL(PMPI_Reduce_scatter_block(sb, rb, count, dt, op, comm));
   rstart("reduce_scatter_block");
   rdata(count, dt);
@@ -1276,7 +1298,7 @@ int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *out)
 {
   double t0;
   if (!active()) return PMPI_Comm_split(comm, color, key, out);
-  t0 = now_us();
+  t0 = enter();
   CALL(PMPI_Comm_split(comm, color, key, out));
   rnew("comm_split", comm, *out, t0);
   return rc;
@@ -1286,7 +1308,7 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *out)
 {
   double t0;
   if (!active()) return PMPI_Comm_dup(comm, out);
-  t0 = now_us();
+  t0 = enter();
   CALL(PMPI_Comm_dup(comm, out));
   rnew("comm_dup", comm, *out, t0);
   return rc;
@@ -1296,7 +1318,7 @@ int MPI_Comm_create(MPI_Comm comm, MPI_Group g, MPI_Comm *out)
 {
   double t0;
   if (!active()) return PMPI_Comm_create(comm, g, out);
-  t0 = now_us();
+  t0 = enter();
   CALL(PMPI_Comm_create(comm, g, out));
   rnew("comm_create", comm, *out, t0);
   return rc;
@@ -1306,7 +1328,7 @@ int MPI_Cart_create(MPI_Comm comm, int ndims, const int dims[], const int period
 {
   double t0;
   if (!active()) return PMPI_Cart_create(comm, ndims, dims, periods, reorder, out);
-  t0 = now_us();
+  t0 = enter();
   CALL(PMPI_Cart_create(comm, ndims, dims, periods, reorder, out));
   rnew("cart_create", comm, *out, t0);
   return rc;
@@ -1320,7 +1342,7 @@ int MPI_Comm_free(MPI_Comm *comm)
   if (!active()) return PMPI_Comm_free(comm);
   h = *comm;
   id = comm_id(h);
-  t0 = now_us();
+  t0 = enter();
   CALL(PMPI_Comm_free(comm));
   forget_comm(h);
   rstart("comm_free");

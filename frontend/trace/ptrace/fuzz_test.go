@@ -23,7 +23,7 @@ func FuzzParse(f *testing.F) {
 		f.Add(data)
 	}
 	f.Add([]byte("parley-trace 1\nrank 0 of 2\nstatus partial signal 11\nelapsed 1\ncalls 3\ncomm 1 1 0\nbody\n" +
-		"loop 3\n  gatherv root=1 count=2 size=8 comm=1 @ 3 0 0 0 0\nend\nend-of-trace\n"))
+		"loop 3\n  gatherv root=1 count=2 size=8 comm=1 @ 3 0 0 0 0 0\nend\nend-of-trace\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		rf, err := Parse("fuzz.ptrace", bytes.NewReader(data))
 		if err != nil {

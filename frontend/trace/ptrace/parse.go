@@ -307,7 +307,7 @@ func (p *parser) bodyLine(text string) error {
 func (p *parser) record(text string, col int, mult int64) ([]trace.Node, error) {
 	params, stats, ok := strings.Cut(text, " @ ")
 	if !ok {
-		return nil, p.errorf(col, "a record ends with \"@ CALLS COMPUTE MIN MAX MPI\"; found %q", clip(text))
+		return nil, p.errorf(col, "a record ends with \"@ CALLS COMPUTE MIN MAX MPI CPU\"; found %q", clip(text))
 	}
 	f := strings.Fields(params)
 	r := &rec{p: p, op: f[0], col: col, kv: map[string]string{}}
@@ -322,14 +322,14 @@ func (p *parser) record(text string, col int, mult int64) ([]trace.Node, error) 
 		r.kv[k] = v
 	}
 	st := strings.Fields(stats)
-	if len(st) != 5 {
-		return nil, p.errorf(col+len(params)+3, "expected CALLS COMPUTE MIN MAX MPI after @, found %q", clip(stats))
+	if len(st) != 6 {
+		return nil, p.errorf(col+len(params)+3, "expected CALLS COMPUTE MIN MAX MPI CPU after @, found %q", clip(stats))
 	}
 	n, err := strconv.ParseInt(st[0], 10, 64)
 	if err != nil || n != mult {
 		return nil, p.errorf(col+len(params)+3, "the record stands for %q calls, but its loops make %d", st[0], mult)
 	}
-	var v [4]float64
+	var v [5]float64
 	for i := range v {
 		v[i], err = strconv.ParseFloat(st[i+1], 64)
 		if err != nil || !(v[i] >= 0) || v[i] >= trace.MaxAmount {
@@ -346,7 +346,7 @@ func (p *parser) record(text string, col int, mult int64) ([]trace.Node, error) 
 	}
 	pos := trace.Pos{File: p.f.Path, Line: p.line}
 	var nodes []trace.Node
-	if mean := v[0] / float64(n); mean > 0 {
+	if mean := v[4] / float64(n); mean > 0 {
 		nodes = append(nodes, site(trace.Event{Op: trace.Compute, Amount: mean, Pos: pos}))
 	}
 	for _, e := range events {

@@ -122,14 +122,14 @@ func TestParseErrors(t *testing.T) {
 		{"parley-trace 1\nrank 0 of 2\nstatus fine\n", "x.ptrace:3:1: expected \"status complete\""},
 		{"parley-trace 1\nrank 0 of 2\nstatus complete\nelapsed -1\n", "x.ptrace:4:1: expected \"elapsed MICROSECONDS\""},
 		{"parley-trace 1\nrank 0 of 2\nstatus complete\nelapsed 1\ncalls 1\ncomm 1 1\n", "x.ptrace:6:1: communicator 1 does not hold rank 0"},
-		{"parley-trace 1\nrank 0 of 2\nstatus complete\nelapsed 1\ncalls 1\nbody\nsend peer=+1 tag=0 count=1 size=4 @ 1 0 0 0 0\n", "x.ptrace:7:1: the file ends without end-of-trace"},
-		{"parley-trace 1\nrank 0 of 2\nstatus complete\nelapsed 1\ncalls 2\nbody\nsend peer=+1 tag=0 count=1 size=4 @ 1 0 0 0 0\nend-of-trace\n", "x.ptrace:8:1: the records stand for 1 calls but the header says 2"},
-		{"parley-trace 1\nrank 0 of 2\nstatus complete\nelapsed 1\ncalls 1\nbody\nsend peer=+2 tag=0 count=1 size=4 @ 1 0 0 0 0\n", "x.ptrace:7:1: send: peer=+2 is not an offset to a rank in 0..1"},
-		{"parley-trace 1\nrank 0 of 2\nstatus complete\nelapsed 1\ncalls 2\nbody\nloop 2\n  barrier comm=0 @ 1 0 0 0 0\n", "x.ptrace:8:20: the record stands for \"1\" calls, but its loops make 2"},
-		{"parley-trace 1\nrank 0 of 2\nstatus complete\nelapsed 1\ncalls 1\nbody\nbarrier comm=3 @ 1 0 0 0 0\n", "x.ptrace:7:1: barrier: communicator 3 is not described in the header"},
-		{"parley-trace 1\nrank 0 of 2\nstatus complete\nelapsed 1\ncalls 1\nbody\nwaitall done=1 unknown=2 @ 1 0 0 0 0\n", "requests the tracer did not see made"},
-		{"parley-trace 1\nrank 0 of 2\nstatus complete\nelapsed 1\ncalls 1\nbody\nexscan count=1 size=4 comm=0 @ 1 0 0 0 0\n", "MPI_Exscan has no Parley equivalent"},
-		{"parley-trace 1\nrank 0 of 2\nstatus complete\nelapsed 1\ncalls 1\nbody\nalltoallv count=3 size=4 counts=1,1 comm=0 @ 1 0 0 0 0\n", "count=3 is not the sum of counts=, 2"},
+		{"parley-trace 1\nrank 0 of 2\nstatus complete\nelapsed 1\ncalls 1\nbody\nsend peer=+1 tag=0 count=1 size=4 @ 1 0 0 0 0 0\n", "x.ptrace:7:1: the file ends without end-of-trace"},
+		{"parley-trace 1\nrank 0 of 2\nstatus complete\nelapsed 1\ncalls 2\nbody\nsend peer=+1 tag=0 count=1 size=4 @ 1 0 0 0 0 0\nend-of-trace\n", "x.ptrace:8:1: the records stand for 1 calls but the header says 2"},
+		{"parley-trace 1\nrank 0 of 2\nstatus complete\nelapsed 1\ncalls 1\nbody\nsend peer=+2 tag=0 count=1 size=4 @ 1 0 0 0 0 0\n", "x.ptrace:7:1: send: peer=+2 is not an offset to a rank in 0..1"},
+		{"parley-trace 1\nrank 0 of 2\nstatus complete\nelapsed 1\ncalls 2\nbody\nloop 2\n  barrier comm=0 @ 1 0 0 0 0 0\n", "x.ptrace:8:20: the record stands for \"1\" calls, but its loops make 2"},
+		{"parley-trace 1\nrank 0 of 2\nstatus complete\nelapsed 1\ncalls 1\nbody\nbarrier comm=3 @ 1 0 0 0 0 0\n", "x.ptrace:7:1: barrier: communicator 3 is not described in the header"},
+		{"parley-trace 1\nrank 0 of 2\nstatus complete\nelapsed 1\ncalls 1\nbody\nwaitall done=1 unknown=2 @ 1 0 0 0 0 0\n", "requests the tracer did not see made"},
+		{"parley-trace 1\nrank 0 of 2\nstatus complete\nelapsed 1\ncalls 1\nbody\nexscan count=1 size=4 comm=0 @ 1 0 0 0 0 0\n", "MPI_Exscan has no Parley equivalent"},
+		{"parley-trace 1\nrank 0 of 2\nstatus complete\nelapsed 1\ncalls 1\nbody\nalltoallv count=3 size=4 counts=1,1 comm=0 @ 1 0 0 0 0 0\n", "count=3 is not the sum of counts=, 2"},
 		{"parley-trace 1\nrank 0 of 2\nstatus complete\nelapsed 1\ncalls 0\nbody\nend\n", "x.ptrace:7:1: end without a loop"},
 	} {
 		_, err := Parse("x.ptrace", strings.NewReader(c.text))
@@ -146,9 +146,9 @@ func TestParseErrors(t *testing.T) {
 func TestPartialCut(t *testing.T) {
 	dir := t.TempDir()
 	r0 := "parley-trace 1\nrank 0 of 2\nstatus partial signal 15\nelapsed 10\ncalls 5\nbody\n" +
-		"loop 3\n  recv peer=+1 tag=0 count=1 size=4 @ 3 3 1 1 0\nend\nbarrier comm=0 @ 1 0 0 0 0\ninit @ 1 0 0 0 0\nend-of-trace\n"
+		"loop 3\n  recv peer=+1 tag=0 count=1 size=4 @ 3 3 1 1 0 3\nend\nbarrier comm=0 @ 1 0 0 0 0 0\ninit @ 1 0 0 0 0 0\nend-of-trace\n"
 	r1 := "parley-trace 1\nrank 1 of 2\nstatus partial signal 11\nelapsed 5\ncalls 2\nbody\n" +
-		"loop 2\n  send peer=-1 tag=0 count=1 size=4 @ 2 0 0 0 0\nend\nend-of-trace\n"
+		"loop 2\n  send peer=-1 tag=0 count=1 size=4 @ 2 0 0 0 0 0\nend\nend-of-trace\n"
 	os.WriteFile(filepath.Join(dir, "rank-0.ptrace"), []byte(r0), 0o644)
 	os.WriteFile(filepath.Join(dir, "rank-1.ptrace"), []byte(r1), 0o644)
 	tr, err := Read(dir)

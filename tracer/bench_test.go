@@ -1,0 +1,107 @@
+package tracer_test
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/parley-hpc/parley/internal/mpitest"
+)
+
+// benchApps run about a second each on 4 ranks.
+var benchApps = []app{
+	{"jacobi", []string{"--iters", "200", "--n", "256"}},
+	{"cg", []string{"--iters", "200"}},
+	{"particles", []string{"--iters", "200"}},
+}
+
+var selfTime = regexp.MustCompile(`time ([0-9.]+) s`)
+
+// appTime is the time an application reports for its main loop.
+func appTime(b *testing.B, out mpitest.Output) float64 {
+	m := selfTime.FindSubmatch(out.Stdout)
+	if m == nil {
+		b.Fatalf("no time in the output:\n%s", out)
+	}
+	v, _ := strconv.ParseFloat(string(m[1]), 64)
+	return v
+}
+
+func median(v []float64) float64 {
+	s := slices.Sorted(slices.Values(v))
+	return s[len(s)/2]
+}
+
+// BenchmarkRoundTrip measures, on 4 ranks (PARLEY_BENCH_RANKS), seed 000's timing check
+// (section 5.3) and the tracer's overhead, for each of examples/apps:
+//
+//   - error: the generated benchmark's run time (MPI_Init to MPI_Finalize,
+//     as its trace records it) against the application's, |b - a| / a,
+//     and their mean over the applications (MAPE-%);
+//   - overhead: the time the application reports for its main loop with
+//     the tracer against without (overhead-%, the mean).
+//
+// Each run is repeated (PARLEY_BENCH_ROUNDS, default 3), alternating
+// traced, untraced and benchmark runs, and the medians compared. Run it
+// once: go test ./tracer -run XXX -bench RoundTrip -benchtime 1x
+func BenchmarkRoundTrip(b *testing.B) {
+	_, mpirun := mpitest.Tools(b)
+	library(b)
+	rounds := 3
+	if s := os.Getenv("PARLEY_BENCH_ROUNDS"); s != "" {
+		rounds, _ = strconv.Atoi(s)
+	}
+	n := int64(4)
+	if s := os.Getenv("PARLEY_BENCH_RANKS"); s != "" {
+		n, _ = strconv.ParseInt(s, 10, 64)
+	}
+	dir := b.TempDir()
+	for b.Loop() {
+		var mape, overhead float64
+		for _, a := range benchApps {
+			sub := filepath.Join(dir, a.name)
+			os.Mkdir(sub, 0o755)
+			exe := buildApp(b, sub, a.name)
+			first, _ := traceRun(b, exe, n, a.args...)
+			bench, _ := benchmark(b, sub, a.name, first.Trace)
+			var appRun, benchRun, plain, traced []float64
+			for range rounds {
+				run, out := traceRun(b, exe, n, a.args...)
+				appRun = append(appRun, run.Elapsed())
+				traced = append(traced, appTime(b, out))
+				out, err := mpitest.Run(b, mpirun, exe, n, a.args, 3*time.Minute)
+				if err != nil {
+					b.Fatalf("%s: %v\n%s", a.name, err, out)
+				}
+				plain = append(plain, appTime(b, out))
+				brun, _ := traceRun(b, bench, n)
+				benchRun = append(benchRun, brun.Elapsed())
+			}
+			ta, tb := median(appRun), median(benchRun)
+			tp, tt := median(plain), median(traced)
+			e := math.Abs(tb-ta) / ta * 100
+			o := (tt - tp) / tp * 100
+			mape += e / float64(len(benchApps))
+			overhead += o / float64(len(benchApps))
+			b.Logf("%-9s app %.3f s, benchmark %.3f s: error %.1f%%; loop %.3f s untraced, %.3f s traced: overhead %+.1f%%  (runs: app %s, benchmark %s, untraced %s, traced %s)",
+				a.name, ta/1e6, tb/1e6, e, tp, tt, o, secs(appRun, 1e6), secs(benchRun, 1e6), secs(plain, 1), secs(traced, 1))
+		}
+		b.ReportMetric(mape, "MAPE-%")
+		b.ReportMetric(overhead, "overhead-%")
+	}
+}
+
+func secs(v []float64, unit float64) string {
+	var parts []string
+	for _, x := range v {
+		parts = append(parts, fmt.Sprintf("%.3f", x/unit))
+	}
+	return strings.Join(parts, " ")
+}
