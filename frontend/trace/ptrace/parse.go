@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -103,10 +104,14 @@ type frame struct {
 // must have been made for the file's world size, or is made when nil (for
 // a file read alone).
 func Parse(name string, r io.Reader) (*RankFile, error) {
-	return parse(name, r, nil)
+	f, _, err := parse(name, r, nil)
+	return f, err
 }
 
-func parse(name string, r io.Reader, table *comms) (*RankFile, error) {
+// parse reads one rank's file, adding its communicators to table, or to a
+// table it makes for the file's world when table is nil; it returns the
+// table.
+func parse(name string, r io.Reader, table *comms) (*RankFile, *comms, error) {
 	p := &parser{f: &RankFile{Path: name}, comms: table, local: map[int]int{0: 0}}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
@@ -117,7 +122,7 @@ func parse(name string, r io.Reader, table *comms) (*RankFile, error) {
 		text := sc.Text()
 		if ended {
 			if strings.TrimSpace(text) != "" {
-				return nil, p.errorf(1, "text after end-of-trace")
+				return nil, nil, p.errorf(1, "text after end-of-trace")
 			}
 			continue
 		}
@@ -135,27 +140,27 @@ func parse(name string, r io.Reader, table *comms) (*RankFile, error) {
 			err = p.errorf(1, "expected a comm line or body, found %q", clip(text))
 		case strings.TrimSpace(text) == "end-of-trace":
 			if len(p.stack) > 1 {
-				return nil, p.errorf(1, "end-of-trace inside the loop opened on line %d", p.stack[len(p.stack)-1].line)
+				return nil, nil, p.errorf(1, "end-of-trace inside the loop opened on line %d", p.stack[len(p.stack)-1].line)
 			}
 			ended = true
 		default:
 			err = p.bodyLine(text)
 		}
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return nil, p.errorf(1, "%v (lines are limited to %d bytes)", err, maxLine)
+		return nil, nil, p.errorf(1, "%v (lines are limited to %d bytes)", err, maxLine)
 	}
 	if !ended {
-		return nil, p.errorf(1, "the file ends without end-of-trace: it was cut short while being written; trace the program again")
+		return nil, nil, p.errorf(1, "the file ends without end-of-trace: it was cut short while being written; trace the program again")
 	}
 	if p.calls != p.f.Calls {
-		return nil, p.errorf(1, "the records stand for %d calls but the header says %d: the file is damaged", p.calls, p.f.Calls)
+		return nil, nil, p.errorf(1, "the records stand for %d calls but the header says %d: the file is damaged", p.calls, p.f.Calls)
 	}
 	p.f.Body = p.stack[0].body
-	return p.f, nil
+	return p.f, p.comms, nil
 }
 
 func (p *parser) errorf(col int, format string, args ...any) error {
@@ -590,7 +595,7 @@ func (r *rec) collective(op trace.Op) (trace.Event, error) {
 			return e, err
 		}
 		e.Root = int(root)
-		if !contains(members, e.Root) {
+		if !slices.Contains(members, e.Root) {
 			return e, r.errorf("root=%d is not a member of communicator %s", root, r.kv["comm"])
 		}
 	}
@@ -646,15 +651,6 @@ func (r *rec) collective(op trace.Op) (trace.Event, error) {
 		}
 	}
 	return e, nil
-}
-
-func contains(s []int, x int) bool {
-	for _, v := range s {
-		if v == x {
-			return true
-		}
-	}
-	return false
 }
 
 // Sniff reports whether head, the start of a file, is a trace of parley's

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -92,7 +93,7 @@ func TestReadSendrecvAndComms(t *testing.T) {
 		t.Fatal(err)
 	}
 	// MPI_Comm_split by parity: two communicators besides the world.
-	if len(tr.Comms) != 3 || !equal(tr.Comms[1], []int{0, 2}) && !equal(tr.Comms[1], []int{1, 3}) {
+	if len(tr.Comms) != 3 || !slices.Equal(tr.Comms[1], []int{0, 2}) && !slices.Equal(tr.Comms[1], []int{1, 3}) {
 		t.Errorf("communicators %v", tr.Comms)
 	}
 	for e := range tr.Events(1) {
@@ -100,16 +101,6 @@ func TestReadSendrecvAndComms(t *testing.T) {
 			t.Errorf("alltoallv %v counts %v", e, e.Counts)
 		}
 	}
-}
-
-func equal(a, b []int) bool { return strings.Join(strs(a), ",") == strings.Join(strs(b), ",") }
-
-func strs(a []int) []string {
-	var s []string
-	for _, x := range a {
-		s = append(s, string(rune('0'+x)))
-	}
-	return s
 }
 
 const header = "parley-trace 1\nrank 0 of 2\nstatus complete\nelapsed 10\ncalls %d\nbody\n"

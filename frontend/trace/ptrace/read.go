@@ -115,6 +115,8 @@ func ReadRun(path string) (*Run, error) {
 	return run, nil
 }
 
+// readFile parses the rank file at path into table (made by the first
+// file read) and returns it with its size.
 func readFile(path string, table **comms) (*RankFile, int64, error) {
 	fh, err := os.Open(path)
 	if err != nil {
@@ -125,27 +127,11 @@ func readFile(path string, table **comms) (*RankFile, int64, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	if *table == nil {
-		// the first file fixes the world size: read its rank line first
-		head := make([]byte, 256)
-		n, _ := fh.Read(head)
-		f := strings.SplitN(string(head[:n]), "\n", 3)
-		if len(f) < 3 {
-			return nil, 0, trace.Errorf(path, 1, 1, "not a trace of parley's tracer: expected \"parley-trace 1\" and \"rank R of N\"")
-		}
-		var rank, size int
-		if _, err := fmt.Sscanf(f[1], "rank %d of %d", &rank, &size); err != nil || size < 1 || size > maxRanks {
-			return nil, 0, trace.Errorf(path, 2, 1, "expected \"rank R of N\", found %q", clip(f[1]))
-		}
-		*table = newComms(size)
-		if _, err := fh.Seek(0, 0); err != nil {
-			return nil, 0, err
-		}
-	}
-	f, err := parse(path, fh, *table)
+	f, t, err := parse(path, fh, *table)
 	if err != nil {
 		return nil, 0, err
 	}
+	*table = t
 	return f, st.Size(), nil
 }
 
