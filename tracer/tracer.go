@@ -100,11 +100,12 @@ func DetectLauncher(ctx context.Context, argv0 string) Launcher {
 	return Direct
 }
 
-// Preload returns argv and the environment that run it with lib preloaded
-// and the trace written to dir: the variables are set in env (for a direct
-// run, and for launchers that pass the environment on) and, for Open MPI,
-// also named with -x right after mpirun.
-func Preload(argv, env []string, l Launcher, lib, dir string) ([]string, []string) {
+// Preload returns argv and the environment that run it with lib preloaded,
+// the trace written to dir and, with cpu, the CPU time between calls
+// recorded: the variables are set in env (for a direct run, and for
+// launchers that pass the environment on) and, for Open MPI, also named
+// with -x right after mpirun.
+func Preload(argv, env []string, l Launcher, lib, dir string, cpu bool) ([]string, []string) {
 	preload := lib
 	for _, kv := range env {
 		if v, ok := strings.CutPrefix(kv, "LD_PRELOAD="); ok && v != "" {
@@ -112,6 +113,9 @@ func Preload(argv, env []string, l Launcher, lib, dir string) ([]string, []strin
 		}
 	}
 	vars := []string{"LD_PRELOAD=" + preload, "PARLEY_TRACE_DIR=" + dir}
+	if cpu {
+		vars = append(vars, "PARLEY_TRACE_CPU=1")
+	}
 	env = append(append([]string{}, env...), vars...)
 	if l != OpenMPI {
 		return argv, env

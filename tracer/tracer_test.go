@@ -110,7 +110,7 @@ func TestBuildIsCached(t *testing.T) {
 }
 
 func TestPreload(t *testing.T) {
-	argv, env := tracer.Preload([]string{"mpirun", "-np", "2", "./app"}, []string{"LD_PRELOAD=/x.so", "A=b"}, tracer.OpenMPI, "/lib.so", "/out")
+	argv, env := tracer.Preload([]string{"mpirun", "-np", "2", "./app"}, []string{"LD_PRELOAD=/x.so", "A=b"}, tracer.OpenMPI, "/lib.so", "/out", false)
 	want := "mpirun -x LD_PRELOAD=/lib.so:/x.so -x PARLEY_TRACE_DIR=/out -np 2 ./app"
 	if got := strings.Join(argv, " "); got != want {
 		t.Errorf("argv %q, want %q", got, want)
@@ -118,8 +118,11 @@ func TestPreload(t *testing.T) {
 	if got := strings.Join(env, " "); !strings.HasSuffix(got, "LD_PRELOAD=/lib.so:/x.so PARLEY_TRACE_DIR=/out") {
 		t.Errorf("env %q", got)
 	}
-	argv, _ = tracer.Preload([]string{"./app"}, nil, tracer.Direct, "/lib.so", "/out")
+	argv, env = tracer.Preload([]string{"./app"}, nil, tracer.Direct, "/lib.so", "/out", true)
 	if len(argv) != 1 {
 		t.Errorf("a direct run's argv changed: %q", argv)
+	}
+	if got := strings.Join(env, " "); got != "LD_PRELOAD=/lib.so PARLEY_TRACE_DIR=/out PARLEY_TRACE_CPU=1" {
+		t.Errorf("env %q", got)
 	}
 }

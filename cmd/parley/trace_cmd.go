@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/parley-hpc/parley/frontend/trace/ptrace"
+	"github.com/parley-hpc/parley/internal/memlimit"
 	"github.com/parley-hpc/parley/tracer"
 )
 
@@ -27,6 +28,7 @@ func init() {
 			o := &traceOptions{}
 			fs.StringVarP(&o.out, "output", "o", "parley-trace", "the directory the trace goes to")
 			fs.DurationVar(&o.timeout, "timeout", time.Hour, "stop the program after this long")
+			fs.BoolVar(&o.cpu, "cpu-time", false, "also record the CPU time between calls, and lower that as the computation")
 			return o
 		},
 		run: runTrace,
@@ -36,6 +38,7 @@ func init() {
 type traceOptions struct {
 	out     string
 	timeout time.Duration
+	cpu     bool
 }
 
 const traceHelp = `
@@ -47,6 +50,10 @@ computed between them, and folds loops as they happen, so that a trace
 does not grow with the iteration count. Then:
   parley trace -o jacobi.trace -- mpirun -np 4 ./jacobi --iters 100
   parley lower jacobi.trace -o jacobi.parley
+
+The computation between calls is wall-clock time; on a loaded or
+oversubscribed machine, where a rank waits for a processor, --cpu-time
+records the CPU time too (a system call per MPI call), and lower uses it.
 
 The tracer is built from the source inside parley with mpicc, once, into
 the user's cache directory. A program that crashes leaves a partial trace,
@@ -113,7 +120,7 @@ func runTrace(e *env, inv *invocation) int {
 	pctx, cancel := context.WithTimeout(context.Background(), probeTimeout)
 	launcher := tracer.DetectLauncher(pctx, argv0)
 	cancel()
-	argv, envv := tracer.Preload(append([]string{argv0}, inv.rest[1:]...), os.Environ(), launcher, lib, dir)
+	argv, envv := tracer.Preload(append([]string{argv0}, inv.rest[1:]...), os.Environ(), launcher, lib, dir, o.cpu)
 	rctx, cancel := context.WithTimeout(context.Background(), o.timeout)
 	defer cancel()
 	runErr := tracer.Run(rctx, argv, envv, e.stdout, e.stderr, grace)
@@ -137,7 +144,7 @@ func runTrace(e *env, inv *invocation) int {
 		span = "from MPI_Init to the end of the trace"
 	}
 	fmt.Fprintf(e.stderr, "parley trace: wrote %s: %d ranks, %s in %d files, %.3f s %s\n",
-		dir, t.NumRanks, sizeText(run.Bytes), countFiles(run), run.Elapsed()/1e6, span)
+		dir, t.NumRanks, memlimit.Format(run.Bytes), countFiles(run), run.Elapsed()/1e6, span)
 	if why == "" && t.Partial == "" {
 		fmt.Fprintf(e.stderr, "parley trace: next: parley lower %s -o PROG.parley\n", o.out)
 		return 0
@@ -182,18 +189,4 @@ func countFiles(run *ptrace.Run) int {
 		}
 	}
 	return n
-}
-
-// sizeText writes a byte count for people: "812 B", "12.3 KiB".
-func sizeText(n int64) string {
-	units := []string{"B", "KiB", "MiB", "GiB"}
-	v, u := float64(n), 0
-	for v >= 1024 && u < len(units)-1 {
-		v /= 1024
-		u++
-	}
-	if u == 0 {
-		return fmt.Sprintf("%d B", n)
-	}
-	return fmt.Sprintf("%.1f %s", v, units[u])
 }

@@ -67,9 +67,12 @@ func TestTraceProblems(t *testing.T) {
 	}
 
 	// A whole run: exit 0, the files of the crashed run are gone.
-	code, _, errOut = parley(t, "", "trace", "-o", out, "--", mpirun, "--oversubscribe", "-np", "2", exe, "--crash-at", "100")
+	code, _, errOut = parley(t, "", "trace", "-o", out, "--cpu-time", "--", mpirun, "--oversubscribe", "-np", "2", exe, "--crash-at", "100")
 	if code != 0 || !strings.Contains(errOut, "wrote "+out+": 2 ranks") || !strings.Contains(errOut, "next: parley lower") {
 		t.Errorf("a whole run: %d %q", code, errOut)
+	}
+	if b, err := os.ReadFile(filepath.Join(out, "rank-1.ptrace")); err != nil || strings.Contains(string(b), " -\n") {
+		t.Errorf("--cpu-time: the CPU time is missing: %v\n%s", err, b)
 	}
 	if _, err := os.Stat(filepath.Join(out, "rank-3.ptrace")); !os.IsNotExist(err) {
 		t.Errorf("the earlier run's rank 3 file is still there: %v", err)

@@ -8,7 +8,8 @@
  * a loop's iteration count. Each rank writes DIR/rank-N.ptrace at
  * MPI_Finalize, or what it has so far when the program crashes, exits
  * without MPI_Finalize, calls MPI_Abort or is killed (SIGTERM, SIGINT).
- * DIR is $PARLEY_TRACE_DIR, or parley-trace. The format and the folding
+ * DIR is $PARLEY_TRACE_DIR, or parley-trace; with $PARLEY_TRACE_CPU set
+ * it also records the CPU time between calls. The format and the folding
  * are described in docs/tracer.md; frontend/trace/ptrace reads it.
  *
  * Build: mpicc -O2 -fPIC -shared -o libparleytracer.so parley_tracer.c
@@ -39,7 +40,11 @@ static double now_us(void)
 }
 
 /* cpu_us is the CPU time of the calling thread: the computation between
- * two calls without the time the thread waited for a processor. */
+ * two calls without the time the thread waited for a processor. Reading it
+ * is a system call (microseconds on a virtual machine), so it is read only
+ * when PARLEY_TRACE_CPU is set. */
+static int use_cpu;
+
 static double cpu_us(void)
 {
   struct timespec ts;
@@ -285,7 +290,7 @@ static int active(void) { return S.on && S.depth == 0; }
 /* enter notes the CPU time at a call's entry and returns the wall time. */
 static double enter(void)
 {
-  S.cpu_enter = cpu_us();
+  if (use_cpu) S.cpu_enter = cpu_us();
   return now_us();
 }
 
@@ -521,7 +526,7 @@ static void rend(double t0)
   S.calls++;
   S.busy = 0;
   S.t_last = t1;
-  S.cpu_last = cpu_us();
+  if (use_cpu) S.cpu_last = cpu_us();
 }
 
 /* ------------------------------------------------------------------------
@@ -588,7 +593,11 @@ static void write_node(const node *x, int depth)
     return;
   }
   wstr(recs.keys[x->sym]);
-  wput(" @ %lld %.3f %.3f %.3f %.3f %.3f\n", x->n, x->comp, x->cmin, x->cmax, x->mpi, x->cpu);
+  wput(" @ %lld %.3f %.3f %.3f %.3f", x->n, x->comp, x->cmin, x->cmax, x->mpi);
+  if (use_cpu)
+    wput(" %.3f\n", x->cpu);
+  else
+    wstr(" -\n");
 }
 
 /* write_trace writes the rank's trace; status is "complete" or says why the
@@ -657,7 +666,7 @@ static void on_exit_early(void)
 
 static void start(void)
 {
-  const char *d = getenv("PARLEY_TRACE_DIR");
+  const char *d = getenv("PARLEY_TRACE_DIR"), *cpu = getenv("PARLEY_TRACE_CPU");
   int i;
   struct sigaction sa;
   PMPI_Comm_rank(MPI_COMM_WORLD, &S.rank);
@@ -676,8 +685,9 @@ static void start(void)
   sigemptyset(&sa.sa_mask);
   for (i = 0; i < NSIG_FATAL; i++) sigaction(fatal_signals[i], &sa, &old_actions[i]);
   atexit(on_exit_early);
+  use_cpu = cpu != NULL && *cpu != '\0' && strcmp(cpu, "0") != 0;
   S.t_init = S.t_last = now_us();
-  S.cpu_last = cpu_us();
+  if (use_cpu) S.cpu_last = cpu_us();
   S.on = 1;
   S.cpu_enter = S.cpu_last;
   rstart("init");

@@ -15,13 +15,13 @@
 //	calls 2005
 //	comm 1 0 2
 //	body
-//	init @ 1 0.000 0.000 0.000 13.875 0.000
+//	init @ 1 0.000 0.000 0.000 13.875 -
 //	loop 200
-//	  irecv peer=+2 tag=1 count=256 size=8 @ 200 32.079 0.100 1.703 97.100 30.412
-//	  waitall done=1,2 null=2 @ 200 23.731 0.089 0.841 1488.107 21.977
-//	  allreduce count=1 size=8 comm=1 @ 200 30868.475 49.555 20021.351 1898.422 15237.503
+//	  irecv peer=+2 tag=1 count=256 size=8 @ 200 32.079 0.100 1.703 97.100 -
+//	  waitall done=1,2 null=2 @ 200 23.731 0.089 0.841 1488.107 -
+//	  allreduce count=1 size=8 comm=1 @ 200 30868.475 49.555 20021.351 1898.422 -
 //	end
-//	finalize @ 1 369.874 369.874 369.874 0.240 301.118
+//	finalize @ 1 369.874 369.874 369.874 0.240 -
 //	end-of-trace
 //
 // The header: the format's version; the world rank and size; "complete",
@@ -37,7 +37,9 @@
 // for (the product of its loops' counts), and over them the wall-clock
 // microseconds between the previous call's return and this call (sum,
 // minimum, maximum), the microseconds spent in the call (sum) and the
-// thread's CPU microseconds between the two calls (sum). Parameters:
+// thread's CPU microseconds between the two calls (sum; "-" unless the
+// tracer ran with PARLEY_TRACE_CPU, `parley trace --cpu-time`, since
+// reading a thread's CPU clock is a system call). Parameters:
 //
 //   - peer=, rpeer=: the other rank as an offset from this one in world
 //     ranks (+1, -4), "any" (MPI_ANY_SOURCE) or "null" (MPI_PROC_NULL);
@@ -69,13 +71,14 @@
 //     equivalent.
 //   - probe, iprobe, comm_split, comm_dup, comm_create, cart_create and
 //     comm_free make no event: their time counts as computation.
-//   - Before each record's events goes a Compute event of its mean CPU
-//     time, in microseconds, when that is positive. CPU time rather than
-//     wall time: on a loaded or oversubscribed machine the wall time
-//     between calls includes the time the rank waited for a processor,
-//     and a benchmark that spins for it asks for that much more processor
-//     time (on a quiet machine the two agree). Time spent off the
-//     processor between calls (sleeping, blocking I/O) is not counted.
+//   - Before each record's events goes a Compute event of its mean
+//     computation, in microseconds, when that is positive: the CPU time
+//     where the trace has it, else the wall time. On a loaded or
+//     oversubscribed machine the wall time between calls includes the time
+//     the rank waited for a processor, and a benchmark that spins for it
+//     asks for that much more processor time; on a quiet machine the two
+//     agree. CPU time leaves out time off the processor between calls
+//     (sleeping, blocking I/O).
 //
 // # Partial traces
 //

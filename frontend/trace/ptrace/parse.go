@@ -334,12 +334,21 @@ func (p *parser) record(text string, col int, mult int64) ([]trace.Node, error) 
 	if err != nil || n != mult {
 		return nil, p.errorf(col+len(params)+3, "the record stands for %q calls, but its loops make %d", st[0], mult)
 	}
+	// The CPU time is "-" where the tracer did not measure it.
 	var v [5]float64
 	for i := range v {
+		if i == 4 && st[5] == "-" {
+			v[4] = -1
+			break
+		}
 		v[i], err = strconv.ParseFloat(st[i+1], 64)
 		if err != nil || !(v[i] >= 0) || v[i] >= trace.MaxAmount {
 			return nil, p.errorf(col+len(params)+3, "the time %q is not a number of microseconds", st[i+1])
 		}
+	}
+	comp := v[4]
+	if comp < 0 {
+		comp = v[0]
 	}
 	p.calls += n
 	if p.calls < 0 || p.calls > maxCount {
@@ -351,7 +360,7 @@ func (p *parser) record(text string, col int, mult int64) ([]trace.Node, error) 
 	}
 	pos := trace.Pos{File: p.f.Path, Line: p.line}
 	var nodes []trace.Node
-	if mean := v[4] / float64(n); mean > 0 {
+	if mean := comp / float64(n); mean > 0 {
 		nodes = append(nodes, site(trace.Event{Op: trace.Compute, Amount: mean, Pos: pos}))
 	}
 	for _, e := range events {

@@ -171,3 +171,31 @@ func TestReadNotATrace(t *testing.T) {
 		t.Error("Sniff")
 	}
 }
+
+// TestComputeAmount: the computation before a call is the mean CPU time
+// where the tracer measured it, else the mean wall time.
+func TestComputeAmount(t *testing.T) {
+	for _, c := range []struct {
+		stats string
+		want  float64
+	}{
+		{"@ 4 40 5 15 1 -", 10},
+		{"@ 4 40 5 15 1 8", 2},
+	} {
+		text := "parley-trace 1\nrank 0 of 1\nstatus complete\nelapsed 50\ncalls 4\nbody\nloop 4\n  barrier comm=0 " + c.stats + "\nend\nend-of-trace\n"
+		f, err := Parse("c.ptrace", strings.NewReader(text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr := &trace.Trace{NumRanks: 1, Ranks: []trace.Rank{{Body: f.Body}}}
+		var got []float64
+		for e := range tr.Events(0) {
+			if e.Op == trace.Compute {
+				got = append(got, e.Amount)
+			}
+		}
+		if len(got) != 4 || got[0] != c.want {
+			t.Errorf("%s: compute %v, want 4 x %g", c.stats, got, c.want)
+		}
+	}
+}
