@@ -73,13 +73,20 @@ func buildApp(t testing.TB, dir, name string) string {
 // traceRun runs exe on n ranks with the tracer and reads the trace.
 func traceRun(t testing.TB, exe string, n int64, args ...string) (*ptrace.Run, mpitest.Output) {
 	t.Helper()
+	return traceRunEnv(t, exe, n, nil, args...)
+}
+
+// traceRunEnv is traceRun with more variables in the ranks' environment.
+func traceRunEnv(t testing.TB, exe string, n int64, env []string, args ...string) (*ptrace.Run, mpitest.Output) {
+	t.Helper()
 	_, mpirun := mpitest.Tools(t)
 	lib := library(t)
 	dir, err := os.MkdirTemp(filepath.Dir(exe), "trace-")
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := mpitest.Run(t, mpirun, exe, n, args, 3*time.Minute, "LD_PRELOAD="+lib, "PARLEY_TRACE_DIR="+dir)
+	env = append([]string{"LD_PRELOAD=" + lib, "PARLEY_TRACE_DIR=" + dir}, env...)
+	out, err := mpitest.Run(t, mpirun, exe, n, args, 3*time.Minute, env...)
 	if err != nil {
 		t.Fatalf("%s on %d ranks: %v\n%s", exe, n, err, out)
 	}

@@ -8,7 +8,7 @@
 
 int main(int argc, char **argv)
 {
-  long i, iters = 100000;
+  long i, iters = 100000; /* 4 calls each */
   int rank;
   double x = 1, y, t0, t;
   char out[8] = {0}, in[8];
