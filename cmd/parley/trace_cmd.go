@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -136,7 +137,7 @@ func runTrace(e *env, inv *invocation) int {
 		if why == "" {
 			why = "the program ran"
 		}
-		return fail("%s, but left no trace: %v.\nIs %s an MPI program, linked dynamically against MPI (mpicc's default)?", why, err, inv.rest[len(inv.rest)-1])
+		return fail("%s, but left no trace: %v.\nDoes %q run an MPI program, linked dynamically against MPI (mpicc's default)?", why, err, strings.Join(inv.rest, " "))
 	}
 	t := run.Trace
 	span := "from MPI_Init to MPI_Finalize"
