@@ -5,7 +5,7 @@
 // collectives, wildcard receives replaced by the matched sender, potential
 // deadlocks reported with the ranks and events involved).
 //
-// The readers live in subpackages (scalatrace, tit, dperf, dumpi) and
+// The readers live in subpackages (scalatrace, tit, dperf, dumpi, ptrace) and
 // produce a *Trace; package lower turns a Trace into Parley source.
 //
 // It imports only the standard library.

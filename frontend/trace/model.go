@@ -8,7 +8,8 @@ import (
 // Trace is one traced run: every rank's MPI calls and the computation
 // between them, in the order each rank issued them.
 type Trace struct {
-	// Format names the reader ("scalatrace", "tit", "dperf", "dumpi").
+	// Format names the reader ("scalatrace", "tit", "dperf", "dumpi",
+	// "ptrace").
 	Format string
 	// NumRanks is the size of MPI_COMM_WORLD.
 	NumRanks int

@@ -175,7 +175,8 @@ func linear(a, b int64, v string) string {
 
 // pairExpr writes an all-to-all's counts, rows[s][k] being what rank s
 // sends the k-th member, as an expression of s and d: one that depends on
-// d only, on s only, or a + b * s + c * d.
+// d only, on s only, on the distance from s to d around the world
+// (circulant), or a + b * s + c * d.
 func (l *lowerer) pairExpr(order []int, rows map[int][]int64) (string, bool) {
 	first := rows[order[0]]
 	sameRows := true
