@@ -15,11 +15,12 @@ import (
 	"github.com/parley-hpc/parley/internal/mpitest"
 )
 
-// benchApps run about a second each on 4 ranks.
+// benchApps run about a second each on 4 ranks; their iterations are
+// PARLEY_BENCH_ITERS (default 200).
 var benchApps = []app{
-	{"jacobi", []string{"--iters", "200", "--n", "256"}},
-	{"cg", []string{"--iters", "200"}},
-	{"particles", []string{"--iters", "200"}},
+	{"jacobi", []string{"--n", "256"}},
+	{"cg", nil},
+	{"particles", nil},
 }
 
 var selfTime = regexp.MustCompile(`time ([0-9.]+) s`)
@@ -68,10 +69,15 @@ func BenchmarkRoundTrip(b *testing.B) {
 	if os.Getenv("PARLEY_BENCH_CPU") != "" {
 		cpu = []string{"PARLEY_TRACE_CPU=1"}
 	}
+	iters := "200"
+	if s := os.Getenv("PARLEY_BENCH_ITERS"); s != "" {
+		iters = s
+	}
 	dir := b.TempDir()
 	for b.Loop() {
 		var mape, overhead float64
 		for _, a := range benchApps {
+			a.args = append([]string{"--iters", iters}, a.args...)
 			sub := filepath.Join(dir, a.name)
 			os.Mkdir(sub, 0o755)
 			exe := buildApp(b, sub, a.name)
