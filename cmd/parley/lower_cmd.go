@@ -15,6 +15,7 @@ import (
 	"github.com/parley-hpc/parley/frontend/trace/dperf"
 	"github.com/parley-hpc/parley/frontend/trace/dumpi"
 	"github.com/parley-hpc/parley/frontend/trace/lower"
+	"github.com/parley-hpc/parley/frontend/trace/ptrace"
 	"github.com/parley-hpc/parley/frontend/trace/scalatrace"
 	"github.com/parley-hpc/parley/frontend/trace/tit"
 )
@@ -29,7 +30,7 @@ func init() {
 		flags: func(fs *pflag.FlagSet) any {
 			o := &lowerOptions{}
 			fs.StringVarP(&o.out, "output", "o", "", "the program to write (default: standard output)")
-			fs.StringVar(&o.format, "format", "", "the trace format: scalatrace, tit, dperf or dumpi (default: recognise it)")
+			fs.StringVar(&o.format, "format", "", "the trace format: scalatrace, tit, dperf, dumpi or ptrace (default: recognise it)")
 			return o
 		},
 		run: runLower,
@@ -61,6 +62,7 @@ var traceFormats = []traceFormat{
 	{"dumpi", dumpi.Sniff, unbounded(dumpi.Read)},
 	{"dperf", dperf.Sniff, unbounded(dperf.Read)},
 	{"tit", tit.Sniff, unbounded(tit.Read)},
+	{"ptrace", ptrace.Sniff, unbounded(ptrace.Read)},
 }
 
 type lowerOptions struct{ out, format string }
@@ -73,8 +75,8 @@ in the trace stay loops and ranks that behave alike share statements.
 
 TRACE is a ScalaTrace V2 file, a SimGrid time-independent trace (an index
 of per-rank files, or one file of every rank's lines), a dPerf trace (a
-file or a directory of per-rank files) or a directory of dumpi2ascii
-outputs; the format is recognised from the content unless --format says.
+file or a directory of per-rank files), a directory of dumpi2ascii
+outputs or the directory "parley trace" wrote; the format is recognised from the content unless --format says.
 
 Wildcard receives get the sender they matched when the ranks' calls are run
 against each other; a trace that could deadlock is refused with the cycle
@@ -103,6 +105,9 @@ func runLower(e *env, inv *invocation) int {
 	if err != nil {
 		fmt.Fprintf(e.stderr, "parley lower: %v\n", err)
 		return 1
+	}
+	if tr.Partial != "" {
+		fmt.Fprintf(e.stderr, "parley lower: warning: a partial trace: %s\n", tr.Partial)
 	}
 	res, err := lower.Lower(tr, lower.Options{Name: filepath.Base(path), MaxMemory: int64(e.maxMemory)})
 	if err != nil {

@@ -8,7 +8,7 @@
 // that matching costs about the trace's size rather than its expanded
 // event count.
 //
-// The readers live in subpackages (scalatrace, tit, dperf, dumpi) and
+// The readers live in subpackages (scalatrace, tit, dperf, dumpi, ptrace) and
 // produce a *Trace; package lower turns a Trace into Parley source.
 //
 // It imports only the standard library.

@@ -8,7 +8,8 @@ import (
 // Trace is one traced run: every rank's MPI calls and the computation
 // between them, in the order each rank issued them.
 type Trace struct {
-	// Format names the reader ("scalatrace", "tit", "dperf", "dumpi").
+	// Format names the reader ("scalatrace", "tit", "dperf", "dumpi",
+	// "ptrace").
 	Format string
 	// NumRanks is the size of MPI_COMM_WORLD.
 	NumRanks int
@@ -19,6 +20,9 @@ type Trace struct {
 	Comms [][]int
 	// TimeUnit says what compute events measure.
 	TimeUnit ComputeUnit
+	// Partial is empty for a trace of a whole run. For a run that ended
+	// early (a crash) it says why and what the reader kept.
+	Partial string
 }
 
 // ComputeUnit says what a trace's compute events count.

@@ -175,7 +175,8 @@ func linear(a, b int64, v string) string {
 
 // pairExpr writes an all-to-all's counts, rows[s][k] being what rank s
 // sends the k-th member, as an expression of s and d: one that depends on
-// d only, on s only, or a + b * s + c * d.
+// d only, on s only, on the distance from s to d around the world
+// (circulant), or a + b * s + c * d.
 func (l *lowerer) pairExpr(order []int, rows map[int][]int64) (string, bool) {
 	first := rows[order[0]]
 	sameRows := true
@@ -198,6 +199,9 @@ func (l *lowerer) pairExpr(order []int, rows map[int][]int64) (string, bool) {
 	}
 	if sameCols {
 		return l.perMember(order, col, "s")
+	}
+	if e, ok := circulant(order, rows); ok {
+		return e, true
 	}
 	// a + b * s + c * d, fitted on the first two members and checked.
 	if len(order) < 2 {
@@ -226,6 +230,67 @@ func (l *lowerer) pairExpr(order []int, rows map[int][]int64) (string, bool) {
 		e = fmt.Sprintf("%d * s + %s", b, e)
 	}
 	return e, true
+}
+
+// circulant writes an all-to-all's counts over the whole world in order
+// as a function of the distance from sender to receiver, (d + n - s) MOD n,
+// with up to maxAlternatives values: the migration of a particle code,
+// whose ranks send to their neighbours and keep the rest, is one. The
+// commonest value needs no condition.
+func circulant(order []int, rows map[int][]int64) (string, bool) {
+	n := len(order)
+	for i, r := range order {
+		if r != i {
+			return "", false
+		}
+	}
+	f := make([]int64, n)
+	for k := range f {
+		f[k] = rows[0][k]
+	}
+	for s := range n {
+		for d := range n {
+			if rows[s][d] != f[(d+n-s)%n] {
+				return "", false
+			}
+		}
+	}
+	var vals []int64
+	byVal := map[int64][]int{}
+	for k, x := range f {
+		if byVal[x] == nil {
+			vals = append(vals, x)
+		}
+		byVal[x] = append(byVal[x], k)
+	}
+	if len(vals) > maxAlternatives {
+		return "", false
+	}
+	common := vals[0]
+	for _, x := range vals {
+		if len(byVal[x]) > len(byVal[common]) {
+			common = x
+		}
+	}
+	var b strings.Builder
+	for _, x := range vals {
+		if x == common {
+			continue
+		}
+		ks := byVal[x]
+		dist := fmt.Sprintf("(d + %d - s) MOD %d", n, n)
+		if len(ks) == 1 {
+			fmt.Fprintf(&b, "%d IF %s = %d OTHERWISE ", x, dist, ks[0])
+			continue
+		}
+		parts := make([]string, len(ks))
+		for i, k := range ks {
+			parts[i] = strconv.Itoa(k)
+		}
+		fmt.Fprintf(&b, "%d IF %s IS IN {%s} OTHERWISE ", x, dist, strings.Join(parts, ", "))
+	}
+	fmt.Fprint(&b, common)
+	return b.String(), true
 }
 
 // evenBlocks reports whether reduce-scatter counts are the even split

@@ -94,3 +94,22 @@ func TestDumpiEveryCollective(t *testing.T) {
 	}
 	checkCalls(t, tr, res, tr.NumRanks)
 }
+
+// TestNeighbourAlltoallv: a particle code's migration, where every rank
+// keeps most particles and sends a few to each neighbour around a ring,
+// is written by the distance from sender to receiver.
+func TestNeighbourAlltoallv(t *testing.T) {
+	const n = 5
+	b := trace.NewBuilder("test", n, trace.Microseconds)
+	for r := range n {
+		counts := make([]int64, n)
+		counts[r] = 90
+		counts[(r+1)%n] = 6
+		counts[(r+n-1)%n] = 3
+		b.Add(r, trace.Event{Op: trace.Alltoallv, Count: 99, Counts: counts, TypeSize: 32, Pos: trace.Pos{File: "p.trace", Line: 1}})
+	}
+	tr := b.Trace()
+	res := lowerContaining(t, tr, "p",
+		"ALL TASKS s EXCHANGE A (90 IF (d + 5 - s) MOD 5 = 0 OTHERWISE 6 IF (d + 5 - s) MOD 5 = 1 OTHERWISE 3 IF (d + 5 - s) MOD 5 = 4 OTHERWISE 0) * 32 BYTE MESSAGE WITH ALL TASKS d")
+	checkCalls(t, tr, res, n)
+}
