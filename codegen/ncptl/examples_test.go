@@ -36,6 +36,7 @@ type exampleRun struct {
 }
 
 var exampleRuns = map[string]exampleRun{
+	"allreduce-loop.parley":     {4, []string{"--reps", "20"}},
 	"alltoall.parley":           {4, []string{"--block", "1K", "--reps", "2"}},
 	"barrier.parley":            {4, []string{"--reps", "5"}},
 	"broadcast.parley":          {4, []string{"--maxbytes", "4K", "--reps", "3"}},
