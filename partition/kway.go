@@ -127,7 +127,7 @@ func kway(g *wgraph, k int, ub float64, obj Objective, r *rng, work *refineWork)
 	// ub itself, and an initial imbalance costs cut to repair, especially
 	// when whole components sit in one part, so there it is ub.
 	where := make([]int32, c.n)
-	b := &bisector{r: r, ub: min(ub, math.Pow(ub, 1/math.Log(float64(k)))), tries: tries}
+	b := &bisector{r: r, ub: min(ub, math.Pow(ub, 1/math.Log(float64(k)))), tries: tries, ghosts: obj == Volume}
 	b.partition(c, k, where, 0)
 
 	// Uncoarsening: at every level, greedy refinement and then FM for the
@@ -163,6 +163,24 @@ func kway(g *wgraph, k int, ub float64, obj Objective, r *rng, work *refineWork)
 	if s.imbalance() > ub {
 		s.forceBalance(ub * float64(g.tvw) / float64(k))
 		refine()
+	}
+	if obj == Volume {
+		// Recursive bisection of the graph itself, with ghosts, then
+		// volume refinement: the multilevel k-way scheme contracts rows
+		// and columns of a matrix's graph into pieces that no longer show
+		// that 2-D blocks send less than strips, which recursive
+		// bisection with ghosts finds on the uncontracted graph.
+		where := make([]int32, g.n)
+		b.partition(g, k, where, 0)
+		f := newKwayState(g, k, where, work)
+		f.volRefine(refineIters, ub, r)
+		if f.imbalance() > ub {
+			f.greedy(1, ub, true, r)
+			f.volRefine(refineIters, ub, r)
+		}
+		if f.betterVolume(newVolState(f).vol, s, newVolState(s).vol, ub) {
+			s = f
+		}
 	}
 	return s
 }
