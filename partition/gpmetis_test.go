@@ -202,9 +202,9 @@ const maxMeanVolumeRatio = 1.05
 // TestVolumeAgainstGpmetis is TestQualityAgainstGpmetis for the Volume
 // objective: KWay with Objective Volume against gpmetis -objtype=vol on
 // the quality cases into 2 to 16 parts (64 would make the table slow) and
-// on the undirected form of matrix multiply's value graph (gpmetis has no
-// direction), comparing the mean volume over three seeds (Graph.Volume
-// with unit sizes, METIS's definition), with the balance met.
+// on matrix multiply's value graph, comparing the mean volume over three
+// seeds (Graph.Volume with unit sizes, METIS's definition), with the
+// balance met.
 func TestVolumeAgainstGpmetis(t *testing.T) {
 	if _, err := exec.LookPath("gpmetis"); err != nil {
 		t.Skip("gpmetis is not installed (Debian package metis); skipping the comparison with METIS")
@@ -213,7 +213,7 @@ func TestVolumeAgainstGpmetis(t *testing.T) {
 		t.Skip("the comparison with gpmetis takes a minute or two; skipped in -short mode")
 	}
 	mm := matmulVCG(24)
-	cases := append(qualityCases(), qualityCase{"matmul-24 (undirected)", &Graph{XAdj: mm.XAdj, Adj: mm.Adj, AdjW: mm.AdjW, VW: mm.VW}, []int{2, 4, 8}, 0})
+	cases := append(qualityCases(), qualityCase{"matmul-24", &Graph{XAdj: mm.XAdj, Adj: mm.Adj, AdjW: mm.AdjW, VW: mm.VW}, []int{2, 4, 8, 16}, 0})
 	seeds := []int{1, 2, 3}
 	var sum, worst float64
 	var count int
