@@ -51,7 +51,8 @@
 // min(degree, k) of them), from which a move's exact volume gain follows
 // by one scan of the vertex's senders' lists; moves that lower the volume,
 // or keep it and lower the cut, are taken best first within the balance
-// limit. Balancing works as for the cut. Besides that multilevel run, the
+// limit. Balancing works as for the cut. Besides that multilevel run, on
+// graphs of up to two million vertices and adjacency entries the
 // uncontracted graph is split by recursive bisection with ghosts: each
 // side's subgraph gets a weightless copy of every vertex outside it that
 // has neighbours in it, standing for the data it sends in, so that later

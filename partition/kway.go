@@ -164,12 +164,14 @@ func kway(g *wgraph, k int, ub float64, obj Objective, r *rng, work *refineWork)
 		s.forceBalance(ub * float64(g.tvw) / float64(k))
 		refine()
 	}
-	if obj == Volume {
+	if obj == Volume && g.n+len(g.adj) <= runWork {
 		// Recursive bisection of the graph itself, with ghosts, then
 		// volume refinement: the multilevel k-way scheme contracts rows
 		// and columns of a matrix's graph into pieces that no longer show
 		// that 2-D blocks send less than strips, which recursive
-		// bisection with ghosts finds on the uncontracted graph.
+		// bisection with ghosts finds on the uncontracted graph. It costs
+		// several times the multilevel run (it coarsens the whole graph
+		// for every bisection try), so larger graphs go without.
 		where := make([]int32, g.n)
 		b.partition(g, k, where, 0)
 		f := newKwayState(g, k, where, work)
