@@ -14,7 +14,12 @@ import (
 //
 //	go test ./partition -run '^$' -bench 3DGrid1M -benchmem -benchtime 1x
 //
-// Both report the cut and the CPU time per run, cpu-s (user and system;
+// The Volume variants do the same with the Volume objective and
+// gpmetis -objtype=vol, and report the volume too:
+//
+//	go test ./partition -run '^$' -bench 'Volume3DGrid1M' -benchmem -benchtime 1x
+//
+// All report the cut and the CPU time per run, cpu-s (user and system;
 // on a shared machine it varies less than the wall time). gpmetis's times
 // include starting the program and reading the 41 MB graph file, so its
 // own measure of the partitioning alone is reported too, as metis-s.
@@ -23,21 +28,28 @@ const (
 	benchSide = 100
 )
 
-func BenchmarkKWay3DGrid1M(b *testing.B) {
+func BenchmarkKWay3DGrid1M(b *testing.B)       { benchKWay(b, Cut) }
+func BenchmarkKWayVolume3DGrid1M(b *testing.B) { benchKWay(b, Volume) }
+
+func benchKWay(b *testing.B, obj Objective) {
 	g := grid3D(benchSide, benchSide, benchSide)
 	b.ReportAllocs()
+	var part []int32
 	var cut int64
 	runs := 0
 	cpu0, cpuOK := processCPU()
 	for b.Loop() {
 		runs++
-		_, c, err := KWay(g, benchK, Options{Seed: 1})
+		p, c, err := KWay(g, benchK, Options{Seed: 1, Objective: obj})
 		if err != nil {
 			b.Fatal(err)
 		}
-		cut = c
+		part, cut = p, c
 	}
 	b.ReportMetric(float64(cut), "cut")
+	if obj == Volume {
+		b.ReportMetric(float64(g.Volume(part)), "volume")
+	}
 	if cpu1, ok := processCPU(); cpuOK && ok {
 		b.ReportMetric((cpu1-cpu0).Seconds()/float64(runs), "cpu-s")
 	}
@@ -46,21 +58,24 @@ func BenchmarkKWay3DGrid1M(b *testing.B) {
 // metisTime finds the partitioning time in gpmetis's report.
 var metisTime = regexp.MustCompile(`Partitioning:\s*([0-9.]+) sec`)
 
-func BenchmarkGpmetis3DGrid1M(b *testing.B) {
+func BenchmarkGpmetis3DGrid1M(b *testing.B)       { benchGpmetis(b, "cut") }
+func BenchmarkGpmetisVolume3DGrid1M(b *testing.B) { benchGpmetis(b, "vol") }
+
+func benchGpmetis(b *testing.B, objtype string) {
 	if _, err := exec.LookPath("gpmetis"); err != nil {
 		b.Skip("gpmetis is not installed (Debian package metis); nothing to compare with")
 	}
 	g := grid3D(benchSide, benchSide, benchSide)
 	file := writeGraphFile(b, b.TempDir(), g)
-	var cut int64
+	var part []int32
 	var secs float64
 	var cpu time.Duration
 	runs := 0
 	for b.Loop() {
 		runs++
-		part, out, used := runGpmetis(b, file, g.N(), benchK, defaultImbalance, 1)
+		p, out, used := runGpmetis(b, file, g.N(), benchK, defaultImbalance, 1, "-objtype="+objtype)
 		cpu += used
-		cut = g.Cut(part)
+		part = p
 		m := metisTime.FindSubmatch(out)
 		if m == nil {
 			b.Fatalf("no partitioning time in gpmetis's output:\n%s", out)
@@ -71,7 +86,10 @@ func BenchmarkGpmetis3DGrid1M(b *testing.B) {
 		}
 		secs += s
 	}
-	b.ReportMetric(float64(cut), "cut")
+	b.ReportMetric(float64(g.Cut(part)), "cut")
+	if objtype == "vol" {
+		b.ReportMetric(float64(g.Volume(part)), "volume")
+	}
 	b.ReportMetric(cpu.Seconds()/float64(runs), "cpu-s")
 	b.ReportMetric(secs/float64(runs), "metis-s")
 }

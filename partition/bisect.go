@@ -24,6 +24,9 @@ type bisector struct {
 	// tries is the number of complete multilevel bisections computed for
 	// each split, the best kept (METIS's ncuts, set to nIparts).
 	tries int
+	// ghosts: each side's subgraph gets a ghost of every vertex outside
+	// it that has neighbours in it (see split); for the Volume objective.
+	ghosts bool
 }
 
 // partition writes into out[label[v]] the part, first..first+k-1, of every
@@ -34,7 +37,9 @@ func (b *bisector) partition(g *wgraph, k int, out []int32, first int32) {
 	}
 	if k == 1 {
 		for v := 0; v < g.n; v++ {
-			out[g.labelOf(v)] = first
+			if l := g.labelOf(v); l >= 0 {
+				out[l] = first
+			}
 		}
 		return
 	}
@@ -42,11 +47,13 @@ func (b *bisector) partition(g *wgraph, k int, out []int32, first int32) {
 	where := b.bisect(g, float64(k0)/float64(k))
 	if k == 2 {
 		for v := 0; v < g.n; v++ {
-			out[g.labelOf(v)] = first + where[v]
+			if l := g.labelOf(v); l >= 0 {
+				out[l] = first + where[v]
+			}
 		}
 		return
 	}
-	g0, g1 := split(g, where)
+	g0, g1 := split(g, where, b.ghosts)
 	b.partition(g0, k0, out, first)
 	b.partition(g1, k-k0, out, first+int32(k0))
 }
@@ -254,7 +261,17 @@ func components(g *wgraph) (comp []int32, w []int64) {
 
 // split returns the subgraphs induced by the two sides of where, their
 // labels leading back to g's labels.
-func split(g *wgraph, where []int32) (*wgraph, *wgraph) {
+//
+// With ghosts, each side's subgraph also gets a ghost of every vertex on
+// the other side that has neighbours on this one: a vertex of weight 0,
+// label -1, joined to those neighbours. The ghost stands for the data the
+// vertex sends into the side, which costs volume once more if the side's
+// own bisection splits its receivers; without it, a split that cuts
+// across data coming from outside looks free (recursive bisection with
+// net splitting, as hypergraph partitioners do it). On matrix multiply's
+// graph the ghosts turn the second bisection of a strip across it, into
+// 2-D blocks.
+func split(g *wgraph, where []int32, ghosts bool) (*wgraph, *wgraph) {
 	var sub [2]*wgraph
 	rename := make([]int32, g.n)
 	var nv, ne [2]int
@@ -263,26 +280,50 @@ func split(g *wgraph, where []int32) (*wgraph, *wgraph) {
 		rename[v] = int32(nv[s])
 		nv[s]++
 		for p := g.xadj[v]; p < g.xadj[v+1]; p++ {
-			if where[g.adj[p]] == s {
+			if where[g.adj[p]] == s || ghosts {
 				ne[s]++
 			}
 		}
 	}
+	// ghost[v] is v's ghost's number on the other side, or -1.
+	var ghost []int32
+	var ng [2]int
+	if ghosts {
+		ghost = make([]int32, g.n)
+		for v := 0; v < g.n; v++ {
+			ghost[v] = -1
+			o := 1 - where[v]
+			for p := g.xadj[v]; p < g.xadj[v+1]; p++ {
+				if where[g.adj[p]] == o {
+					ghost[v] = int32(nv[o] + ng[o])
+					ng[o]++
+					break
+				}
+			}
+		}
+		// The entries the ghosts' lists mirror: each counted on its side
+		// already (ghosts is set), once more for the ghost's end.
+	}
 	for s := range sub {
+		n := nv[s] + ng[s]
 		sub[s] = &wgraph{
-			n:     nv[s],
-			xadj:  make([]int32, 1, nv[s]+1),
-			adj:   make([]int32, 0, ne[s]),
-			adjw:  make([]int64, 0, ne[s]),
-			vw:    make([]int64, 0, nv[s]),
-			label: make([]int32, 0, nv[s]),
+			n:     n,
+			xadj:  make([]int32, 1, n+1),
+			adj:   make([]int32, 0, 2*ne[s]),
+			adjw:  make([]int64, 0, 2*ne[s]),
+			vw:    make([]int64, 0, n),
+			label: make([]int32, 0, n),
 		}
 	}
 	for v := 0; v < g.n; v++ {
 		sg := sub[where[v]]
 		for p := g.xadj[v]; p < g.xadj[v+1]; p++ {
-			if u := g.adj[p]; where[u] == where[v] {
+			switch u := g.adj[p]; {
+			case where[u] == where[v]:
 				sg.adj = append(sg.adj, rename[u])
+				sg.adjw = append(sg.adjw, g.ew(p))
+			case ghosts:
+				sg.adj = append(sg.adj, ghost[u])
 				sg.adjw = append(sg.adjw, g.ew(p))
 			}
 		}
@@ -290,6 +331,22 @@ func split(g *wgraph, where []int32) (*wgraph, *wgraph) {
 		sg.vw = append(sg.vw, g.vw[v])
 		sg.tvw += g.vw[v]
 		sg.label = append(sg.label, g.labelOf(v))
+	}
+	for v := 0; v < len(ghost); v++ {
+		if ghost[v] < 0 {
+			continue
+		}
+		o := 1 - where[v]
+		sg := sub[o]
+		for p := g.xadj[v]; p < g.xadj[v+1]; p++ {
+			if u := g.adj[p]; where[u] == o {
+				sg.adj = append(sg.adj, rename[u])
+				sg.adjw = append(sg.adjw, g.ew(p))
+			}
+		}
+		sg.xadj = append(sg.xadj, int32(len(sg.adj)))
+		sg.vw = append(sg.vw, 0)
+		sg.label = append(sg.label, -1)
 	}
 	return sub[0], sub[1]
 }

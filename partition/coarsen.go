@@ -290,6 +290,12 @@ func contract(g *wgraph, match []int32) *wgraph {
 	}
 	adj := make([]int32, bound)
 	adjw := make([]int64, bound)
+	if g.vsize != nil {
+		c.vsize = make([]int64, cn)
+	}
+	if g.dir != nil {
+		c.dir = make([]uint8, bound)
+	}
 	slot := make([]int32, cn) // where coarse neighbour x sits in the current list, or -1
 	for i := range slot {
 		slot[i] = -1
@@ -306,18 +312,31 @@ func contract(g *wgraph, match []int32) *wgraph {
 		if u != v {
 			c.vw[cv] += g.vw[u]
 		}
+		if c.vsize != nil {
+			// The members' data goes its own ways; their sum is what the
+			// coarse vertex sends to a part that uses all of it.
+			c.vsize[cv] = g.vsize[v]
+			if u != v {
+				c.vsize[cv] += g.vsize[u]
+			}
+		}
 		for x := v; ; x = u {
 			for p := g.xadj[x]; p < g.xadj[x+1]; p++ {
 				cx := cmap[g.adj[p]]
 				if cx == cv {
 					continue
 				}
-				if s := slot[cx]; s >= 0 {
+				s := slot[cx]
+				if s >= 0 {
 					adjw[s] += g.ew(p)
 				} else {
-					slot[cx] = nnz
-					adj[nnz], adjw[nnz] = cx, g.ew(p)
+					s = nnz
+					slot[cx] = s
+					adj[s], adjw[s] = cx, g.ew(p)
 					nnz++
+				}
+				if c.dir != nil {
+					c.dir[s] |= g.dir[p]
 				}
 			}
 			if x == u {
@@ -330,5 +349,8 @@ func contract(g *wgraph, match []int32) *wgraph {
 		c.xadj[cv+1] = nnz
 	}
 	c.adj, c.adjw = adj[:nnz:nnz], adjw[:nnz:nnz]
+	if c.dir != nil {
+		c.dir = c.dir[:nnz:nnz]
+	}
 	return c
 }

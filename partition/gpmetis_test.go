@@ -54,11 +54,13 @@ func qualityCases() []qualityCase {
 
 // runGpmetis partitions the graph in file (n vertices) into k parts with
 // gpmetis, default options but the seed and the imbalance, and returns its
-// partition, its output and the CPU time it used.
-func runGpmetis(t testing.TB, file string, n, k int, imbalance float64, seed int) ([]int32, []byte, time.Duration) {
+// partition, its output and the CPU time it used. extra options (such as
+// -objtype=vol) go before the file.
+func runGpmetis(t testing.TB, file string, n, k int, imbalance float64, seed int, extra ...string) ([]int32, []byte, time.Duration) {
 	t.Helper()
 	ufactor := int(math.Round(1000 * imbalance))
-	cmd := exec.Command("gpmetis", "-seed="+strconv.Itoa(seed), "-ufactor="+strconv.Itoa(ufactor), file, strconv.Itoa(k))
+	args := append([]string{"-seed=" + strconv.Itoa(seed), "-ufactor=" + strconv.Itoa(ufactor)}, extra...)
+	cmd := exec.Command("gpmetis", append(args, file, strconv.Itoa(k))...)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("gpmetis %s %d: %v\n%s", file, k, err, out)
@@ -190,5 +192,73 @@ func TestQualityAgainstGpmetis(t *testing.T) {
 	}
 	if worst > maxWorstRatio {
 		t.Errorf("worst cut ratio to gpmetis %.4f at %s, want <= %.2f", worst, worstAt, maxWorstRatio)
+	}
+}
+
+// maxMeanVolumeRatio bounds KWay's total communication volume over
+// gpmetis -objtype=vol's, on average over TestVolumeAgainstGpmetis's table.
+const maxMeanVolumeRatio = 1.05
+
+// TestVolumeAgainstGpmetis is TestQualityAgainstGpmetis for the Volume
+// objective: KWay with Objective Volume against gpmetis -objtype=vol on
+// the quality cases into 2 to 16 parts (64 would make the table slow) and
+// on matrix multiply's value graph, comparing the mean volume over three
+// seeds (Graph.Volume with unit sizes, METIS's definition), with the
+// balance met.
+func TestVolumeAgainstGpmetis(t *testing.T) {
+	if _, err := exec.LookPath("gpmetis"); err != nil {
+		t.Skip("gpmetis is not installed (Debian package metis); skipping the comparison with METIS")
+	}
+	if testing.Short() {
+		t.Skip("the comparison with gpmetis takes a minute or two; skipped in -short mode")
+	}
+	mm := matmulVCG(24)
+	cases := append(qualityCases(), qualityCase{"matmul-24", &Graph{XAdj: mm.XAdj, Adj: mm.Adj, AdjW: mm.AdjW, VW: mm.VW}, []int{2, 4, 8, 16}, 0})
+	seeds := []int{1, 2, 3}
+	var sum, worst float64
+	var count int
+	worstAt := ""
+	var tab strings.Builder
+	fmt.Fprintf(&tab, "mean volume over seeds %v; ratio = (KWay+1)/(gpmetis+1); cut = mean edge cut of the same partitions\n", seeds)
+	fmt.Fprintf(&tab, "%-24s %6s %3s %5s %10s %10s %6s %10s %10s %8s\n", "graph", "n", "k", "imb", "KWay", "gpmetis", "ratio", "KWay-cut", "gp-cut", "balance")
+	for _, tc := range cases {
+		file := writeGraphFile(t, t.TempDir(), tc.g)
+		n := tc.g.N()
+		imb := cmp.Or(tc.imbalance, defaultImbalance)
+		for _, k := range tc.ks {
+			if k > 16 {
+				continue
+			}
+			var vol, mvol, cut, mcut, bal float64
+			for _, seed := range seeds {
+				part, c, err := KWay(tc.g, k, Options{Imbalance: imb, Seed: uint64(seed), Objective: Volume})
+				if err != nil {
+					t.Fatalf("%s k=%d: %v", tc.name, k, err)
+				}
+				checkPartition(t, tc.g, k, part, c)
+				checkBalance(t, tc.g, k, part, 1+imb)
+				mpart, _, _ := runGpmetis(t, file, n, k, imb, seed, "-objtype=vol")
+				vol += float64(tc.g.Volume(part))
+				mvol += float64(tc.g.Volume(mpart))
+				cut += float64(c)
+				mcut += float64(tc.g.Cut(mpart))
+				bal = max(bal, balanceOf(tc.g, part, k))
+			}
+			ns := float64(len(seeds))
+			vol, mvol, cut, mcut = vol/ns, mvol/ns, cut/ns, mcut/ns
+			ratio := (vol + 1) / (mvol + 1)
+			fmt.Fprintf(&tab, "%-24s %6d %3d %5.3f %10.1f %10.1f %6.3f %10.1f %10.1f %8.4f\n", tc.name, n, k, imb, vol, mvol, ratio, cut, mcut, bal)
+			sum += ratio
+			count++
+			if ratio > worst {
+				worst, worstAt = ratio, fmt.Sprintf("%s k=%d imbalance %.3f", tc.name, k, imb)
+			}
+		}
+	}
+	avg := sum / float64(count)
+	fmt.Fprintf(&tab, "%d rows: average ratio %.4f, worst %.4f (%s)", count, avg, worst, worstAt)
+	t.Log("\n" + tab.String())
+	if avg > maxMeanVolumeRatio {
+		t.Errorf("average volume ratio to gpmetis %.4f, want <= %.2f", avg, maxMeanVolumeRatio)
 	}
 }

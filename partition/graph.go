@@ -15,6 +15,19 @@ type Graph struct {
 	Adj  []int32
 	AdjW []int64 // edge weights, parallel to Adj; nil: all 1
 	VW   []int64 // vertex weights; nil: all 1
+
+	// VSize and Sends describe communication for the Volume objective
+	// (see Graph.Volume); the Cut objective ignores them.
+	//
+	// VSize is each vertex's size, what it costs to send its data to one
+	// other part (METIS's vsize); nil: all 1.
+	VSize []int64
+	// Sends, parallel to Adj, says which way data flows along each edge:
+	// Sends[p] for an entry p in v's list means that v's data goes to
+	// Adj[p]. nil means both ways along every edge, METIS's undirected
+	// definition. An edge whose entries are both false carries no data
+	// but still counts for the cut and for coarsening.
+	Sends []bool
 }
 
 // Edge is an undirected edge of weight W between vertices U and V, for
@@ -35,6 +48,25 @@ func (g *Graph) N() int {
 		return 0
 	}
 	return len(g.XAdj) - 1
+}
+
+// FromArcs builds the graph of FromEdges(n, arcs) with Sends set from the
+// arcs' direction: arc {U, V, W} says that U's data goes to V. Arcs both
+// ways between two vertices become one edge whose weight is the sum of
+// all of theirs, with data flowing both ways.
+func FromArcs(n int, arcs []Edge) *Graph {
+	g := FromEdges(n, arcs)
+	g.Sends = make([]bool, len(g.Adj))
+	for _, a := range arcs {
+		if a.U == a.V {
+			continue
+		}
+		// FromEdges sorts each neighbour list.
+		lo, hi := g.XAdj[a.U], g.XAdj[a.U+1]
+		p, _ := slices.BinarySearch(g.Adj[lo:hi], a.V)
+		g.Sends[lo+int32(p)] = true
+	}
+	return g
 }
 
 // FromEdges builds the graph on vertices 0..n-1 with the given edges. An edge
@@ -115,7 +147,7 @@ func FromEdges(n int, edges []Edge) *Graph {
 
 // Validate reports the first way in which g is not a valid graph: XAdj not a
 // non-decreasing index into Adj starting at 0, weight slices of the wrong
-// length, negative weights, weight totals above 2^53, a neighbour index out
+// length, negative weights or sizes, weight or size totals above 2^53, a neighbour index out
 // of range, a self loop, a neighbour listed twice, or an edge listed one way
 // only or with different weights its two ways.
 func (g *Graph) Validate() error {
@@ -136,8 +168,8 @@ func (g *Graph) Validate() error {
 // -1 when the fault is not one vertex's.
 func (g *Graph) check(base int) (v int, msg string) {
 	if len(g.XAdj) == 0 {
-		if len(g.Adj) != 0 || len(g.AdjW) != 0 || len(g.VW) != 0 {
-			return -1, fmt.Sprintf("XAdj is empty but Adj has %d entries, AdjW %d and VW %d; XAdj needs n+1 entries", len(g.Adj), len(g.AdjW), len(g.VW))
+		if len(g.Adj) != 0 || len(g.AdjW) != 0 || len(g.VW) != 0 || len(g.VSize) != 0 || len(g.Sends) != 0 {
+			return -1, fmt.Sprintf("XAdj is empty but Adj has %d entries, AdjW %d, VW %d, VSize %d and Sends %d; XAdj needs n+1 entries", len(g.Adj), len(g.AdjW), len(g.VW), len(g.VSize), len(g.Sends))
 		}
 		return -1, ""
 	}
@@ -156,6 +188,21 @@ func (g *Graph) check(base int) (v int, msg string) {
 	}
 	if g.VW != nil && len(g.VW) != n {
 		return -1, fmt.Sprintf("VW has %d entries for %d vertices; give one weight per vertex or nil for all 1", len(g.VW), n)
+	}
+	if g.VSize != nil && len(g.VSize) != n {
+		return -1, fmt.Sprintf("VSize has %d entries for %d vertices; give one size per vertex or nil for all 1", len(g.VSize), n)
+	}
+	if g.Sends != nil && len(g.Sends) != len(g.Adj) {
+		return -1, fmt.Sprintf("Sends has %d entries, Adj %d; give one flag per entry or nil for data flowing both ways", len(g.Sends), len(g.Adj))
+	}
+	var tvsize int64
+	for u, s := range g.VSize {
+		if s < 0 {
+			return u, fmt.Sprintf("size %d is negative; sizes must be >= 0", s)
+		}
+		if tvsize += s; tvsize > maxWeightSum {
+			return u, "the vertex sizes add up to more than 2^53; scale them down"
+		}
 	}
 	var tvw int64
 	for u := 0; u < n; u++ {
@@ -337,6 +384,50 @@ func (g *Graph) Cut(part []int32) int64 {
 		}
 	}
 	return cut
+}
+
+// Volume returns the total communication volume of the partition: the sum
+// over the vertices v of VSize[v] times the number of parts other than v's
+// own that v's data goes to, those of the neighbours it sends to (all its
+// neighbours when Sends is nil, which is METIS's definition, gpmetis
+// -objtype=vol). It is what a program distributed by part sends if every
+// vertex's data goes once to each other part that uses it.
+//
+// part holds one part number >= 0 per vertex; Volume panics if its length
+// is not the number of vertices or a part number is negative.
+func (g *Graph) Volume(part []int32) int64 {
+	n := g.N()
+	if len(part) != n {
+		panic(fmt.Sprintf("partition: Volume of a %d-vertex graph given %d part numbers", n, len(part)))
+	}
+	k := int32(0)
+	for v, q := range part {
+		if q < 0 {
+			panic(fmt.Sprintf("partition: Volume: vertex %d has part %d; parts are numbered from 0", v, q))
+		}
+		k = max(k, q+1)
+	}
+	// seen[q] == v+1: part q already counted for v.
+	seen := make([]int32, k)
+	var vol int64
+	for v := 0; v < n; v++ {
+		var parts int64
+		for p := g.XAdj[v]; p < g.XAdj[v+1]; p++ {
+			if g.Sends != nil && !g.Sends[p] {
+				continue
+			}
+			if q := part[g.Adj[p]]; q != part[v] && seen[q] != int32(v+1) {
+				seen[q] = int32(v + 1)
+				parts++
+			}
+		}
+		size := int64(1)
+		if g.VSize != nil {
+			size = g.VSize[v]
+		}
+		vol += size * parts
+	}
+	return vol
 }
 
 // edgeWeight is the weight of adjacency entry p.

@@ -11,6 +11,9 @@ import (
 type Options struct {
 	Imbalance float64 // allowed load imbalance, as METIS's ufactor/1000; 0 means 0.03 (METIS's default for k-way)
 	Seed      uint64  // for the randomised steps; the result is a pure function of graph, k and options
+	// Objective is what to minimise: Cut (the zero value) or Volume, which
+	// uses the graph's VSize and Sends.
+	Objective Objective
 }
 
 // defaultImbalance is METIS's default ufactor for k-way partitioning, 30,
@@ -22,8 +25,12 @@ const defaultImbalance = 0.03
 // initial partition of the coarsest graph, and refinement while
 // uncoarsening, under the balance constraint.
 //
+// With Options.Objective set to Volume it minimises the communication
+// volume (Graph.Volume) instead, with the cut deciding between moves of
+// equal volume.
+//
 // part[v] in [0, k) is v's part and cut the total weight of the edges between
-// parts. The balance constraint is METIS's: no part weighs more than
+// parts, whichever the objective. The balance constraint is METIS's: no part weighs more than
 // (1+Imbalance) times the average part weight, tvw/k. When the vertex
 // weights make that impossible (for unit weights, when ceil(tvw/k) is above
 // it), KWay keeps the heaviest part as light as its moves allow: with unit
@@ -31,7 +38,8 @@ const defaultImbalance = 0.03
 // number of vertices; with k = n every vertex gets a part of its own.
 //
 // It returns an error for k <= 0, k above the number of vertices, an invalid
-// graph (Validate's error) or an Imbalance that is negative or not finite.
+// graph (Validate's error), an Imbalance that is negative or not finite, or
+// an unknown Objective.
 func KWay(g *Graph, k int, opts Options) (part []int32, cut int64, err error) {
 	if k <= 0 {
 		return nil, 0, fmt.Errorf("partition: KWay into %d parts: the number of parts must be at least 1", k)
@@ -50,6 +58,9 @@ func KWay(g *Graph, k int, opts Options) (part []int32, cut int64, err error) {
 	if imb < 0 || math.IsNaN(imb) || math.IsInf(imb, 0) {
 		return nil, 0, errors.New("partition: KWay: Imbalance must be a finite number >= 0 (0.03 allows parts 3% above average)")
 	}
+	if opts.Objective != Cut && opts.Objective != Volume {
+		return nil, 0, fmt.Errorf("partition: KWay: Objective %d is unknown; use partition.Cut or partition.Volume", int(opts.Objective))
+	}
 	part = make([]int32, n)
 	switch {
 	case k == 1:
@@ -61,7 +72,7 @@ func KWay(g *Graph, k int, opts Options) (part []int32, cut int64, err error) {
 		return part, g.Cut(part), nil
 	}
 	r := &rng{s: opts.Seed}
-	wg := newWGraph(g)
+	wg := newWGraph(g, opts.Objective)
 	ub := 1 + imb
 	// Small graphs get several complete runs, the best kept: a run's cut
 	// varies by several percent with the random choices, and on small
@@ -69,8 +80,16 @@ func KWay(g *Graph, k int, opts Options) (part []int32, cut int64, err error) {
 	runs := min(max(runWork/(n+len(g.Adj)), 1), maxRuns)
 	work := newRefineWork(n, k)
 	var best *kwayState
+	var bestVol int64
 	for t := 0; t < runs; t++ {
-		s := kway(wg, k, ub, r, work)
+		s := kway(wg, k, ub, opts.Objective, r, work)
+		if opts.Objective == Volume {
+			vol := g.Volume(s.where)
+			if best == nil || s.betterVolume(vol, best, bestVol, ub) {
+				best, bestVol = s, vol
+			}
+			continue
+		}
 		if best == nil || s.betterThan(best, ub) {
 			best = s
 		}
@@ -89,7 +108,7 @@ const (
 
 // kway is KWay's multilevel scheme (METIS's MlevelKWayPartitioning) for
 // 2 <= k < g.n, with balance limit ub times the average part weight.
-func kway(g *wgraph, k int, ub float64, r *rng, work *refineWork) *kwayState {
+func kway(g *wgraph, k int, ub float64, obj Objective, r *rng, work *refineWork) *kwayState {
 	// Coarsen until about 20 log2(k) vertices remain per part, or at
 	// least 30 per part (METIS 5.1's choice); a graph that small already
 	// is not coarsened.
@@ -108,20 +127,30 @@ func kway(g *wgraph, k int, ub float64, r *rng, work *refineWork) *kwayState {
 	// ub itself, and an initial imbalance costs cut to repair, especially
 	// when whole components sit in one part, so there it is ub.
 	where := make([]int32, c.n)
-	b := &bisector{r: r, ub: min(ub, math.Pow(ub, 1/math.Log(float64(k)))), tries: tries}
+	b := &bisector{r: r, ub: min(ub, math.Pow(ub, 1/math.Log(float64(k)))), tries: tries, ghosts: obj == Volume}
 	b.partition(c, k, where, 0)
 
-	// Uncoarsening: at every level, greedy refinement and then FM, after
-	// rebalancing if half the levels are done and the partition is more
-	// than 2% beyond the limit.
+	// Uncoarsening: at every level, greedy refinement and then FM for the
+	// cut, or greedy volume refinement, after rebalancing if half the
+	// levels are done and the partition is more than 2% beyond the limit.
+	// Balancing works on the cut either way: it is a constraint.
 	s := newKwayState(c, k, where, work)
+	refine := func() {
+		if obj == Volume {
+			s.volRefine(refineIters, ub, r)
+			return
+		}
+		s.greedy(refineIters, ub, false, r)
+	}
 	nlevels := len(levels) - 1
 	for l := nlevels; ; l-- {
 		if 2*(nlevels-l) >= nlevels && s.imbalance()-ub > 0.02 {
 			s.greedy(1, ub, true, r)
 		}
-		s.greedy(refineIters, ub, false, r)
-		s.fm(fmIters, ub, r)
+		refine()
+		if obj == Cut {
+			s.fm(fmIters, ub, r)
+		}
 		if l == 0 {
 			break
 		}
@@ -129,11 +158,31 @@ func kway(g *wgraph, k int, ub float64, r *rng, work *refineWork) *kwayState {
 	}
 	if s.imbalance() > ub {
 		s.greedy(1, ub, true, r)
-		s.greedy(refineIters, ub, false, r)
+		refine()
 	}
 	if s.imbalance() > ub {
 		s.forceBalance(ub * float64(g.tvw) / float64(k))
-		s.greedy(refineIters, ub, false, r)
+		refine()
+	}
+	if obj == Volume && g.n+len(g.adj) <= runWork {
+		// Recursive bisection of the graph itself, with ghosts, then
+		// volume refinement: the multilevel k-way scheme contracts rows
+		// and columns of a matrix's graph into pieces that no longer show
+		// that 2-D blocks send less than strips, which recursive
+		// bisection with ghosts finds on the uncontracted graph. It costs
+		// several times the multilevel run (it coarsens the whole graph
+		// for every bisection try), so larger graphs go without.
+		where := make([]int32, g.n)
+		b.partition(g, k, where, 0)
+		f := newKwayState(g, k, where, work)
+		f.volRefine(refineIters, ub, r)
+		if f.imbalance() > ub {
+			f.greedy(1, ub, true, r)
+			f.volRefine(refineIters, ub, r)
+		}
+		if f.betterVolume(newVolState(f).vol, s, newVolState(s).vol, ub) {
+			s = f
+		}
 	}
 	return s
 }

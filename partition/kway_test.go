@@ -281,7 +281,8 @@ func TestKWayRandomSmallGraphs(t *testing.T) {
 // flags, then either edges as (u, v, w) triples and vertex weights, given
 // to FromEdges, or (flag 4) raw compressed rows, which KWay must reject
 // with an error or partition. The high bits of flags choose the allowed
-// imbalance, 0 (the default) to 3.875. KWay must never panic, and a
+// imbalance, 0 (the default) to 3.875; the high bits of n choose the Volume
+// objective, with vertex sizes and directions. KWay must never panic, and a
 // partition must be complete, within the balance limit and report its cut.
 func FuzzKWay(f *testing.F) {
 	f.Add([]byte{10, 3, 0, 0, 1, 1, 1, 2, 1, 2, 3, 1, 3, 4, 1})
@@ -290,11 +291,13 @@ func FuzzKWay(f *testing.F) {
 	f.Add([]byte{0, 1, 0})
 	f.Add([]byte{3, 2, 4, 0, 1, 2, 3, 1, 0, 2, 1})
 	f.Add([]byte{3, 2, 4, 0, 1, 2, 2, 1, 2, 0, 1, 255, 1})
+	f.Add([]byte{128 + 12, 3, 0, 0, 1, 1, 1, 2, 1, 2, 3, 1, 3, 4, 1, 5, 6, 2})
+	f.Add([]byte{192 + 30, 4, 3, 0, 1, 0, 5, 6, 9, 7, 7, 1, 29, 0, 2})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if len(data) < 3 {
 			return
 		}
-		n, k, flags := int(data[0]%64), 1+int(data[1]%70), data[2]
+		n, k, flags, data0 := int(data[0]%64), 1+int(data[1]%70), data[2], data[0]
 		data = data[3:]
 		var g *Graph
 		if flags&4 != 0 {
@@ -303,7 +306,23 @@ func FuzzKWay(f *testing.F) {
 			g = edgeGraph(n, flags, data)
 		}
 		imb := float64(flags>>3) / 8
-		part, cut, err := KWay(g, k, Options{Imbalance: imb, Seed: uint64(flags)})
+		obj := Cut
+		if data0 >= 128 {
+			// The Volume objective, with sizes and, when bit 6 is set too,
+			// data flowing one way along every other entry.
+			obj = Volume
+			g.VSize = make([]int64, max(g.N(), 0))
+			for v := range g.VSize {
+				g.VSize[v] = int64(v % 3)
+			}
+			if data0&64 != 0 {
+				g.Sends = make([]bool, len(g.Adj))
+				for p := range g.Sends {
+					g.Sends[p] = p%2 == 0
+				}
+			}
+		}
+		part, cut, err := KWay(g, k, Options{Imbalance: imb, Seed: uint64(flags), Objective: obj})
 		valid := g.Validate() == nil
 		switch {
 		case err != nil && valid && k <= g.N():

@@ -22,11 +22,12 @@ func (e *SyntaxError) Error() string { return fmt.Sprintf("%d:%d: %s", e.Line, e
 // ReadMETIS reads a graph in the METIS graph file format, as gpmetis reads
 // it: lines starting with % are comments; the header is "n m [fmt [ncon]]";
 // then one line per vertex (an empty line is a vertex without neighbours)
-// listing, if fmt's tens digit is 1, the vertex weight, then its neighbours
-// numbered from 1, each followed by the edge weight if fmt's units digit is
-// 1. m counts every edge once. fmt is 0, 1, 10 or 11 (written with or without
-// leading zeros); vertex sizes (fmt 100 and up) and several weights per
-// vertex (ncon > 1) are not supported. Weights must be >= 0.
+// listing, if fmt's hundreds digit is 1, the vertex size (Graph.VSize), if
+// its tens digit is 1, the vertex weight, then its neighbours numbered from
+// 1, each followed by the edge weight if fmt's units digit is 1. m counts
+// every edge once. fmt's digits are 0 or 1 (written with or without leading
+// zeros); several weights per vertex (ncon > 1) are not supported. Weights
+// and sizes must be >= 0.
 //
 // The graph must be valid (see Validate). A fault in the text is a
 // *SyntaxError with the line and column of the fault (the line of the
@@ -59,14 +60,14 @@ func ReadMETIS(r io.Reader) (*Graph, error) {
 	if 2*m > math.MaxInt32 {
 		return nil, lr.fail(fields[1].start, "%d edges; at most 2^30-1 are supported", m)
 	}
-	var edgeW, vertexW bool
+	var edgeW, vertexW, vertexS bool
 	if len(fields) >= 3 {
 		fmtCode := line[fields[2].start:fields[2].end]
 		switch hdr[2] {
-		case 0, 1, 10, 11:
-			edgeW, vertexW = hdr[2]%10 == 1, hdr[2]/10 == 1
+		case 0, 1, 10, 11, 100, 101, 110, 111:
+			edgeW, vertexW, vertexS = hdr[2]%10 == 1, hdr[2]/10%10 == 1, hdr[2]/100 == 1
 		default:
-			return nil, lr.fail(fields[2].start, "fmt %s is not supported; use 0 (no weights), 1 (edge weights), 10 (vertex weights) or 11 (both)", fmtCode)
+			return nil, lr.fail(fields[2].start, "fmt %s is not supported; use three binary digits: vertex sizes, vertex weights, edge weights (0, 1, 10, 11, 100, 101, 110 or 111)", fmtCode)
 		}
 	}
 	if len(fields) == 4 && hdr[3] != 1 {
@@ -85,6 +86,9 @@ func ReadMETIS(r io.Reader) (*Graph, error) {
 	if vertexW {
 		g.VW = make([]int64, 0, min(n, 1<<20))
 	}
+	if vertexS {
+		g.VSize = make([]int64, 0, min(n, 1<<20))
+	}
 	lines := make([]int32, 0, min(n, 1<<20)) // each vertex's line, for errors found later
 	for v := int64(0); v < n; v++ {
 		line, err := lr.next()
@@ -93,6 +97,18 @@ func ReadMETIS(r io.Reader) (*Graph, error) {
 		}
 		lines = append(lines, int32(lr.line))
 		fields := splitFields(line)
+		if vertexS {
+			if len(fields) == 0 {
+				return nil, lr.fail(-1, "vertex %d has no size; with fmt %d each vertex line starts with its size", v+1, hdr[2])
+			}
+			f := fields[0]
+			s, ok := parseInt(line[f.start:f.end])
+			if !ok || s < 0 {
+				return nil, lr.fail(f.start, "vertex %d has size %q; want a whole number >= 0", v+1, line[f.start:f.end])
+			}
+			g.VSize = append(g.VSize, s)
+			fields = fields[1:]
+		}
 		if vertexW {
 			if len(fields) == 0 {
 				return nil, lr.fail(-1, "vertex %d has no weight; with fmt %d each vertex line starts with its weight", v+1, hdr[2])
@@ -263,28 +279,43 @@ func parseInt(b []byte) (int64, bool) {
 }
 
 // WriteMETIS writes g in the METIS graph file format that ReadMETIS and
-// gpmetis read: fmt 1 if it has edge weights, 10 if vertex weights, 11 if
-// both. g must be valid.
+// gpmetis read: fmt 1 if it has edge weights, plus 10 if vertex weights,
+// plus 100 if vertex sizes. g must be valid and have no Sends: the format
+// has no direction.
 func WriteMETIS(w io.Writer, g *Graph) error {
 	if err := g.Validate(); err != nil {
 		return fmt.Errorf("partition: WriteMETIS: %w", err)
 	}
+	if g.Sends != nil {
+		return errors.New("partition: WriteMETIS: the graph has directions (Sends), which the METIS format cannot hold; set Sends to nil to write it with data flowing both ways")
+	}
 	bw := bufio.NewWriterSize(w, 1<<16)
 	n := g.N()
-	code := ""
-	switch {
-	case g.VW != nil && g.AdjW != nil:
-		code = " 11"
-	case g.VW != nil:
-		code = " 10"
-	case g.AdjW != nil:
-		code = " 1"
+	code := 0
+	if g.VSize != nil {
+		code += 100
 	}
-	fmt.Fprintf(bw, "%d %d%s\n", n, len(g.Adj)/2, code)
+	if g.VW != nil {
+		code += 10
+	}
+	if g.AdjW != nil {
+		code++
+	}
+	if code != 0 {
+		fmt.Fprintf(bw, "%d %d %d\n", n, len(g.Adj)/2, code)
+	} else {
+		fmt.Fprintf(bw, "%d %d\n", n, len(g.Adj)/2)
+	}
 	var buf []byte
 	for v := 0; v < n; v++ {
 		buf = buf[:0]
+		if g.VSize != nil {
+			buf = strconv.AppendInt(buf, g.VSize[v], 10)
+		}
 		if g.VW != nil {
+			if len(buf) > 0 {
+				buf = append(buf, ' ')
+			}
 			buf = strconv.AppendInt(buf, g.VW[v], 10)
 		}
 		for p := g.XAdj[v]; p < g.XAdj[v+1]; p++ {

@@ -11,7 +11,7 @@ import (
 // sameGraph reports whether a and b have the same rows and weights.
 func sameGraph(a, b *Graph) bool {
 	return slices.Equal(a.XAdj, b.XAdj) && slices.Equal(a.Adj, b.Adj) &&
-		slices.Equal(a.AdjW, b.AdjW) && slices.Equal(a.VW, b.VW)
+		slices.Equal(a.AdjW, b.AdjW) && slices.Equal(a.VW, b.VW) && slices.Equal(a.VSize, b.VSize)
 }
 
 func TestMETISRoundTrip(t *testing.T) {
@@ -24,6 +24,8 @@ func TestMETISRoundTrip(t *testing.T) {
 		{"vertex weights", func() *Graph { g := grid2D(3, 3); g.VW = []int64{1, 2, 3, 4, 0, 6, 7, 8, 9}; return g }()},
 		{"both, with an isolated vertex", withWeights(disjoint(1, grid3D(3, 3, 2)), 9, 9, 1)},
 		{"empty", &Graph{XAdj: []int32{0}}},
+		{"sizes", func() *Graph { g := grid2D(2, 2); g.VSize = []int64{8, 0, 3, 1}; return g }()},
+		{"sizes and both weights", func() *Graph { g := withWeights(grid2D(3, 2), 9, 9, 2); g.VSize = []int64{1, 2, 3, 4, 5, 6}; return g }()},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var buf bytes.Buffer
@@ -57,6 +59,11 @@ func TestReadMETISFormat(t *testing.T) {
 			&Graph{XAdj: []int32{0, 2, 3, 4}, Adj: []int32{1, 2, 0, 0}, AdjW: []int64{4, 9, 4, 9}, VW: []int64{2, 3, 0}},
 		},
 		{
+			"vertex sizes, weights and edge weights",
+			"2 1 111\n8 4 2 3\n0 5 1 3\n",
+			&Graph{XAdj: []int32{0, 1, 2}, Adj: []int32{1, 0}, AdjW: []int64{3, 3}, VW: []int64{4, 5}, VSize: []int64{8, 0}},
+		},
+		{
 			"vertex weights only",
 			"2 1 10\n4 2\n5 1\n",
 			&Graph{XAdj: []int32{0, 1, 2}, Adj: []int32{1, 0}, VW: []int64{4, 5}},
@@ -88,7 +95,10 @@ func TestReadMETISErrors(t *testing.T) {
 		{"long header", "1 0 0 1 7\n\n", 1, 0, "header has 5 fields"},
 		{"bad n", "x 0\n", 1, 1, "vertex count n is \"x\""},
 		{"negative m", "2 -1\n", 1, 3, "edge count m is \"-1\""},
-		{"fmt 100", "1 0 100\n\n", 1, 5, "fmt 100 is not supported"},
+		{"fmt 2", "1 0 2\n\n", 1, 5, "fmt 2 is not supported"},
+		{"fmt 1000", "1 0 1000\n\n", 1, 5, "fmt 1000 is not supported"},
+		{"missing size", "2 1 100\n\n1\n", 2, 0, "vertex 1 has no size"},
+		{"negative size", "2 1 110\n-3 1 2\n1 1 1\n", 2, 1, "vertex 1 has size \"-3\""},
 		{"ncon without vertex weights", "1 0 1 2\n\n", 1, 7, "no vertex weights"},
 		{"ncon 2", "1 0 10 2\n1\n", 1, 8, "only one weight per vertex"},
 		{"too few vertex lines", "3 1\n2\n1\n", 4, 0, "ends before vertex 3 of 3"},
@@ -153,6 +163,10 @@ func TestWriteMETISRejectsInvalidGraphs(t *testing.T) {
 	if buf.Len() != 0 {
 		t.Fatalf("wrote %q for an invalid graph", buf.String())
 	}
+	err = WriteMETIS(&buf, FromArcs(2, []Edge{{0, 1, 1}}))
+	if err == nil || !strings.Contains(err.Error(), "cannot hold") || buf.Len() != 0 {
+		t.Fatalf("error %v (wrote %q), want directions refused", err, buf.String())
+	}
 }
 
 // FuzzReadMETIS reads arbitrary text: it must give a valid graph or a
@@ -162,6 +176,7 @@ func FuzzReadMETIS(f *testing.F) {
 	f.Add("% c\n3 1 01\n2 5\n1 5\n\n")
 	f.Add("3 2 011 1\n2 2 4 3 9\n3 1 4\n0 1 9")
 	f.Add("2 1 10\n4 2\n5 1\n")
+	f.Add("2 1 111\n8 4 2 3\n0 5 1 3\n")
 	f.Add("3 1\n\n\n2\n")
 	f.Add("2 2\n2 2\n1 1\n")
 	f.Add("1 0 100\n\n")

@@ -224,6 +224,23 @@ func (s *kwayState) betterThan(o *kwayState, ub float64) bool {
 	return s.imbalance() < o.imbalance()
 }
 
+// betterVolume is betterThan for the Volume objective, given s's volume
+// and o's: within the balance limit first, then the smaller volume, then
+// the smaller cut.
+func (s *kwayState) betterVolume(vol int64, o *kwayState, ovol int64, ub float64) bool {
+	sb, ob := s.imbalance() <= ub, o.imbalance() <= ub
+	if sb != ob {
+		return sb
+	}
+	if !sb {
+		return s.imbalance() < o.imbalance()
+	}
+	if vol != ovol {
+		return vol < ovol
+	}
+	return s.cut < o.cut
+}
+
 // limits returns the part weights that refinement keeps to: at most ub
 // times the average (or the current imbalance, if larger, so refinement
 // never worsens balance), and at least the average over that.

@@ -12,6 +12,11 @@ type wgraph struct {
 	adjw []int64 // nil: all 1 (only ever the input graph's)
 	vw   []int64
 	tvw  int64
+	// For the Volume objective only: vsize holds the vertex sizes (nil
+	// otherwise), and dir, parallel to adj, the direction data flows
+	// along each entry, dirOut and dirIn bits; nil: both ways everywhere.
+	vsize []int64
+	dir   []uint8
 	// cmap maps each vertex to its vertex in the next coarser graph; set
 	// when that graph is built.
 	cmap []int32
@@ -24,22 +29,86 @@ type wgraph struct {
 // written) and filling in unit vertex weights where g has none. Missing
 // edge weights stay missing: for a large unweighted graph, an array of ones
 // would be the biggest allocation of the whole run.
-func newWGraph(g *Graph) *wgraph {
+func newWGraph(g *Graph, obj Objective) *wgraph {
 	n := g.N()
 	w := &wgraph{n: n, xadj: g.XAdj, adj: g.Adj, adjw: g.AdjW, vw: g.VW}
 	if n == 0 {
 		w.xadj = []int32{0}
 	}
-	if w.vw == nil {
-		w.vw = make([]int64, n)
-		for i := range w.vw {
-			w.vw[i] = 1
+	if obj == Volume {
+		w.vsize = g.VSize
+		if w.vsize == nil {
+			w.vsize = ones(n)
 		}
+		if g.Sends != nil {
+			w.dir = directions(g)
+		}
+	}
+	if w.vw == nil {
+		w.vw = ones(n)
 	}
 	for _, x := range w.vw {
 		w.tvw += x
 	}
 	return w
+}
+
+func ones(n int) []int64 {
+	s := make([]int64, n)
+	for i := range s {
+		s[i] = 1
+	}
+	return s
+}
+
+// Bits of wgraph.dir: the vertex whose list holds the entry sends its data
+// to the neighbour (dirOut), the neighbour sends its data to it (dirIn).
+const (
+	dirOut uint8 = 1 << iota
+	dirIn
+)
+
+// directions turns a valid g's Sends into wgraph.dir. The entries that
+// send are bucketed by target (a counting-sort transpose, as neighbour
+// lists need not be sorted), so that each vertex finds who sends to it.
+func directions(g *Graph) []uint8 {
+	n := g.N()
+	// The sources u of the entries u -> x that send, bucketed by x.
+	start := make([]int32, n+1)
+	for p, x := range g.Adj {
+		if g.Sends[p] {
+			start[x+1]++
+		}
+	}
+	for x := 0; x < n; x++ {
+		start[x+1] += start[x]
+	}
+	src := make([]int32, start[n])
+	for u := 0; u < n; u++ {
+		for p := g.XAdj[u]; p < g.XAdj[u+1]; p++ {
+			if x := g.Adj[p]; g.Sends[p] {
+				src[start[x]] = int32(u)
+				start[x]++
+			}
+		}
+	}
+	// start[x] is now where x's bucket ends; slot[u] is x's entry for u.
+	slot := make([]int32, n)
+	dir := make([]uint8, len(g.Adj))
+	lo := int32(0)
+	for x := 0; x < n; x++ {
+		for p := g.XAdj[x]; p < g.XAdj[x+1]; p++ {
+			slot[g.Adj[p]] = p
+			if g.Sends[p] {
+				dir[p] |= dirOut
+			}
+		}
+		for _, u := range src[lo:start[x]] {
+			dir[slot[u]] |= dirIn
+		}
+		lo = start[x]
+	}
+	return dir
 }
 
 func (g *wgraph) degree(v int32) int32 { return g.xadj[v+1] - g.xadj[v] }

@@ -1,0 +1,248 @@
+package partition
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// gridStrips splits an nx x ny grid (vertex x + nx y) into k vertical
+// strips of whole columns; gridBlocks into 2 x 2 blocks.
+func gridStrips(nx, ny, k int) []int32 {
+	part := make([]int32, nx*ny)
+	for v := range part {
+		part[v] = int32((v % nx) * k / nx)
+	}
+	return part
+}
+
+func gridBlocks(nx, ny int) []int32 {
+	part := make([]int32, nx*ny)
+	for v := range part {
+		x, y := v%nx, v/nx
+		part[v] = int32(2*(y*2/ny) + x*2/nx)
+	}
+	return part
+}
+
+// star is vertex 0 joined to leaves 1..leaves.
+func star(leaves int) *Graph {
+	var es []Edge
+	for v := 1; v <= leaves; v++ {
+		es = append(es, Edge{0, int32(v), 1})
+	}
+	return FromEdges(leaves+1, es)
+}
+
+func TestVolumeClosedForms(t *testing.T) {
+	// A grid's strips: both columns beside each of the k-1 boundaries send
+	// to one other part, 2 ny vertices a boundary. 2 x 2 blocks of an
+	// n x n grid: two boundaries of 2 n vertices each, the four vertices
+	// at the centre counted on both, as they send to two parts.
+	g := grid2D(12, 10)
+	if got, want := g.Volume(gridStrips(12, 10, 4)), int64(3*2*10); got != want {
+		t.Errorf("4 strips of a 12x10 grid: volume %d, want %d", got, want)
+	}
+	sq := grid2D(16, 16)
+	if got, want := sq.Volume(gridBlocks(16, 16)), int64(4*16); got != want {
+		t.Errorf("2x2 blocks of a 16x16 grid: volume %d, want %d", got, want)
+	}
+	if got, want := sq.Volume(gridStrips(16, 16, 4)), int64(6*16); got != want {
+		t.Errorf("4 strips of a 16x16 grid: volume %d, want %d", got, want)
+	}
+	// A star with leaves spread over k parts, the centre in part 0: the
+	// centre sends to k-1 parts, every leaf outside part 0 to one.
+	s := star(12)
+	part := make([]int32, 13)
+	for v := 1; v <= 12; v++ {
+		part[v] = int32(v % 4)
+	}
+	if got, want := s.Volume(part), int64(3+9); got != want {
+		t.Errorf("star in 4 parts: volume %d, want %d", got, want)
+	}
+	// Sizes scale each vertex's term; with data flowing from the centre
+	// only, the leaves send nothing.
+	s.VSize = make([]int64, 13)
+	for v := range s.VSize {
+		s.VSize[v] = int64(v + 1)
+	}
+	if got, want := s.Volume(part), int64(1*3+(2+3+4+6+7+8+10+11+12)); got != want {
+		t.Errorf("star with sizes: volume %d, want %d", got, want)
+	}
+	var arcs []Edge
+	for v := 1; v <= 12; v++ {
+		arcs = append(arcs, Edge{0, int32(v), 1})
+	}
+	d := FromArcs(13, arcs)
+	d.VSize = s.VSize
+	if got, want := d.Volume(part), int64(1*3); got != want {
+		t.Errorf("star sending from its centre: volume %d, want %d", got, want)
+	}
+	// One part: nothing to send.
+	if got := sq.Volume(make([]int32, sq.N())); got != 0 {
+		t.Errorf("one part: volume %d, want 0", got)
+	}
+}
+
+func TestFromArcs(t *testing.T) {
+	// 0 -> 1, 1 -> 2 and 2 -> 1 (both ways), 3 -> 0 twice.
+	g := FromArcs(4, []Edge{{0, 1, 2}, {1, 2, 1}, {2, 1, 3}, {3, 0, 1}, {3, 0, 1}, {2, 2, 5}})
+	if err := g.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	want := map[[2]int32]bool{{0, 1}: true, {1, 0}: false, {1, 2}: true, {2, 1}: true, {3, 0}: true, {0, 3}: false}
+	for v := int32(0); v < 4; v++ {
+		for p := g.XAdj[v]; p < g.XAdj[v+1]; p++ {
+			u := g.Adj[p]
+			if w, ok := want[[2]int32{v, u}]; !ok || g.Sends[p] != w {
+				t.Errorf("entry %d -> %d: Sends %v, want %v (listed: %v)", v, u, g.Sends[p], w, ok)
+			}
+		}
+	}
+	if g.Cut([]int32{0, 1, 0, 1}) != 2+4+2 {
+		t.Errorf("cut %d: the weights of arcs both ways should add up", g.Cut([]int32{0, 1, 0, 1}))
+	}
+	// Parts {0, 2} and {1, 3}: 0 sends to 1; 1 and 2 to each other; 3 to 0.
+	if got := g.Volume([]int32{0, 1, 0, 1}); got != 4 {
+		t.Errorf("volume %d, want 4", got)
+	}
+}
+
+// TestVolumeGains moves vertices one at a time, each to the part that
+// volume refinement picks for it, on random graphs with random directions
+// and sizes, and requires the volume volState keeps, and thus every gain,
+// to equal Graph.Volume of the partition after every move.
+func TestVolumeGains(t *testing.T) {
+	r := &rng{s: 7}
+	for trial := 0; trial < 40; trial++ {
+		g, k := randomSmallGraph(r)
+		if k < 2 || g.N() < 2 {
+			continue
+		}
+		g.VSize = make([]int64, g.N())
+		for v := range g.VSize {
+			g.VSize[v] = int64(r.intn(5))
+		}
+		if trial%2 == 1 {
+			g.Sends = make([]bool, len(g.Adj))
+			for p := range g.Sends {
+				g.Sends[p] = r.intn(3) > 0
+			}
+		}
+		wg := newWGraph(g, Volume)
+		where := make([]int32, g.N())
+		for v := range where {
+			where[v] = int32(r.intn(k))
+		}
+		s := newKwayState(wg, k, where, newRefineWork(g.N(), k))
+		vs := newVolState(s)
+		if want := g.Volume(where); vs.vol != want {
+			t.Fatalf("trial %d: initial volume %d, want %d", trial, vs.vol, want)
+		}
+		for i := 0; i < 3*g.N(); i++ {
+			v := int32(r.intn(g.N()))
+			to, vg, _ := vs.best(v, 0, float64(wg.tvw))
+			if to < 0 {
+				continue
+			}
+			before := vs.vol
+			vs.move(v, to, vg)
+			if want := g.Volume(where); vs.vol != want {
+				t.Fatalf("trial %d: moving %d to %d with gain %d took the volume from %d to %d, want %d", trial, v, to, vg, before, vs.vol, want)
+			}
+		}
+	}
+}
+
+func TestKWayVolume(t *testing.T) {
+	// A square grid into 4: the Volume objective must do at least as well
+	// as 2 x 2 blocks, within the balance limit.
+	g := grid2D(40, 40)
+	part, cut, err := KWay(g, 4, Options{Objective: Volume, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkPartition(t, g, 4, part, cut)
+	checkBalance(t, g, 4, part, 1+defaultImbalance)
+	if vol, blocks := g.Volume(part), g.Volume(gridBlocks(40, 40)); vol > blocks {
+		t.Errorf("grid 40x40 into 4: volume %d, above 2x2 blocks' %d", vol, blocks)
+	}
+	// Deterministic: the same options give the same partition.
+	again, _, err := KWay(g, 4, Options{Objective: Volume, Seed: 3})
+	if err != nil || !slices.Equal(part, again) {
+		t.Errorf("two runs with the same seed differ (err %v)", err)
+	}
+	// The Cut objective is unchanged by sizes and directions.
+	d := FromArcs(64, matmulVCGArcs(8))
+	d.VSize = slices.Repeat([]int64{8}, 64)
+	plain := &Graph{XAdj: d.XAdj, Adj: d.Adj, AdjW: d.AdjW, VW: d.VW}
+	p1, c1, err1 := KWay(d, 4, Options{Seed: 5})
+	p2, c2, err2 := KWay(plain, 4, Options{Seed: 5})
+	if err1 != nil || err2 != nil || c1 != c2 || !slices.Equal(p1, p2) {
+		t.Errorf("the Cut objective depends on VSize and Sends: cuts %d and %d (%v, %v)", c1, c2, err1, err2)
+	}
+}
+
+// TestKWayVolumeMatmul partitions matrix multiply's value graph, where
+// strips of whole columns cut the fewest edges but 2-D blocks send the
+// least (matmul_mpi.c's decomposition): on 4 tasks the Volume objective
+// must find a partition sending no more than the 2 x 2 blocks, and on 8 it
+// must send less than the Cut objective's partition. Both are logged
+// beside the blocks' volume.
+func TestKWayVolumeMatmul(t *testing.T) {
+	const n = 32
+	g := matmulVCG(n)
+	for _, tc := range []struct{ k, pr, pc int }{{2, 1, 2}, {4, 2, 2}, {8, 4, 2}} {
+		cpart, _, err := KWay(g, tc.k, Options{Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		vpart, cut, err := KWay(g, tc.k, Options{Seed: 1, Objective: Volume})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkPartition(t, g, tc.k, vpart, cut)
+		checkBalance(t, g, tc.k, vpart, 1+defaultImbalance)
+		cv, vv, bv := g.Volume(cpart), g.Volume(vpart), g.Volume(matmulBlocks(n, tc.pr, tc.pc))
+		t.Logf("matmul n=%d k=%d: volume %d with Objective Volume, %d with Cut, %d for %dx%d blocks", n, tc.k, vv, cv, bv, tc.pr, tc.pc)
+		if tc.k <= 4 && vv > bv {
+			t.Errorf("k=%d: Objective Volume sends %d bytes, more than the %dx%d blocks' %d", tc.k, vv, tc.pr, tc.pc, bv)
+		}
+		if tc.k > 2 && vv >= cv {
+			t.Errorf("k=%d: Objective Volume sends %d bytes, no less than Cut's %d", tc.k, vv, cv)
+		}
+	}
+}
+
+func TestVolumeBadInput(t *testing.T) {
+	g := grid2D(4, 4)
+	bad := []struct {
+		name, want string
+		mod        func(g *Graph)
+		opts       Options
+	}{
+		{"short VSize", "VSize has 3 entries for 16 vertices", func(g *Graph) { g.VSize = []int64{1, 2, 3} }, Options{Objective: Volume}},
+		{"negative size", "vertex 2: size -1 is negative", func(g *Graph) { g.VSize = make([]int64, 16); g.VSize[2] = -1 }, Options{Objective: Volume}},
+		{"huge sizes", "sizes add up to more than 2^53", func(g *Graph) { g.VSize = make([]int64, 16); g.VSize[0], g.VSize[1] = 1<<62, 1<<62 }, Options{}},
+		{"short Sends", "Sends has 2 entries, Adj 48", func(g *Graph) { g.Sends = []bool{true, false} }, Options{Objective: Volume}},
+		{"unknown objective", "Objective 7 is unknown", func(g *Graph) {}, Options{Objective: 7}},
+	}
+	for _, tc := range bad {
+		h := *g
+		tc.mod(&h)
+		_, _, err := KWay(&h, 2, tc.opts)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want one saying %q", tc.name, err, tc.want)
+		}
+	}
+	for _, part := range [][]int32{make([]int32, 3), append(make([]int32, 15), -1)} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("Volume of %d part numbers (last %d) did not panic", len(part), part[len(part)-1])
+				}
+			}()
+			g.Volume(part)
+		}()
+	}
+}
