@@ -20,6 +20,7 @@ type Result struct {
 	Events    int64
 	Tasks     []TaskStats
 	Problems  []Problem
+	Network   *NetworkStats // the flow model's figures; nil under loggp
 }
 
 // Status says whether a run went to the end of the program.
@@ -102,6 +103,7 @@ func (s *Sim) result() *Result {
 			},
 		}
 	}
+	r.Network = s.networkStats(r.Predicted)
 	return r
 }
 
@@ -204,6 +206,9 @@ func (r *Result) WriteSummary(w io.Writer, show int) {
 		cbytes += r.Tasks[i].CollBytes
 	}
 	fmt.Fprintf(w, "Messages: %d point-to-point (%d bytes); %d inside collectives (%d bytes, counted at both ends)\n", msgs, bytes, cmsgs, cbytes)
+	if r.Network != nil {
+		r.Network.writeSummary(w)
+	}
 	if show > 0 && len(r.Tasks) > 0 {
 		order := make([]int, len(r.Tasks))
 		for i := range order {
@@ -287,6 +292,7 @@ func (r *Result) WriteJSON(w io.Writer) error {
 		Splits    map[string]jsonSplit `json:"splits"`
 		Tasks     []jsonTask           `json:"per_task,omitempty"`
 		Problems  []map[string]any     `json:"problems"`
+		Network   any                  `json:"network"`
 	}{Program: r.Program, Platform: r.Platform, NumTasks: r.NumTasks, Seed: r.Seed,
 		Status: r.Status.String(), Partial: r.Partial(), Headline: r.Headline(), Predicted: r.Predicted.Micros(), Events: r.Events,
 		Splits: map[string]jsonSplit{
@@ -296,6 +302,7 @@ func (r *Result) WriteJSON(w io.Writer) error {
 			"finish":        js(split(r.Tasks, func(t *TaskStats) Time { return t.Finish })),
 		},
 		Problems: []map[string]any{},
+		Network:  r.Network.json(),
 	}
 	if len(r.Tasks) <= MaxJSONTasks {
 		for i := range r.Tasks {

@@ -1,0 +1,503 @@
+package netmodel
+
+import (
+	"math"
+	"slices"
+)
+
+// The flow model (SimGrid's approach, Velho and Legrand 2009): a message
+// of n bytes from node a to node b becomes a flow over its route. The
+// flow first waits out the route's latency, the sum of its links'
+// latencies times the latency factor; then it competes for bandwidth:
+// the rates of all flows are the max-min fair allocation of the links'
+// bandwidths (times the bandwidth factor), each flow optionally bounded
+// by its TCP window over twice its latency. The flow ends when its n
+// bytes have gone at those rates; that is when its last byte arrives.
+//
+// Max-min fairness is found by progressive filling: the link with the
+// least bandwidth per unfixed flow fixes its flows at that share, which
+// leaves less for the other links on their routes, and so on. Rates
+// change only when a flow starts or ends, and then only within the
+// connected component (flows joined by the links they share) of the links
+// it crosses: FlowNet refills that component alone, at most once per
+// instant however many flows start or end in it.
+
+// FlowNet is the state of the flow model during a run: the links, the
+// flows in flight and the times they start sharing or end. Times are
+// those of the simulation calling it, in order.
+type FlowNet struct {
+	topo   *Topology
+	params FlowParams
+	seed   uint64
+
+	bw      []float64 // bytes per picosecond per link class, factor applied
+	lat     []Duration
+	links   []flowLink
+	flows   []flow
+	free    []int32
+	pending flowHeap // flows by the time they start sharing or end
+	seq     uint64   // orders flows that start at the same time
+
+	epoch   uint32  // marks a component's links and flows while it is refilled
+	changed []int32 // links whose flows changed at the current instant
+	compF   []int32 // scratch: the component's flows and links
+	compL   []int32
+	fill    linkHeap
+	bounded []int32 // scratch: the component's flows by window bound
+	done    []int32 // tokens of the flows that ended at the current instant
+
+	stats FlowStats
+}
+
+// FlowStats are the totals of a run on a FlowNet.
+type FlowStats struct {
+	Messages int64 // flows between nodes
+	Bytes    int64 // their bytes
+	Hops     int64 // summed over the flows: links between switches crossed
+	Refills  int64 // components refilled
+}
+
+type flowLink struct {
+	flows []int32 // the flows sharing the link now
+	bytes int64   // every byte that crossed it
+	mark  uint32
+	// Progressive filling's state: the bandwidth not yet given out and the
+	// flows not yet fixed.
+	residual float64
+	unfixed  int32
+	hpos     int32 // the link's place in the filling heap
+}
+
+type flow struct {
+	route     []int32
+	pos       []int32 // the flow's index in each of its links' flows, while sharing
+	remaining float64 // bytes not yet sent as of last
+	rate      float64 // bytes per picosecond
+	bound     float64 // the rate's TCP window bound; +Inf: none
+	last      Duration
+	at        Duration // when the flow starts sharing, or ends once it has
+	seq       uint64
+	token     int32
+	sharing   bool
+	mark      uint32
+	fixed     uint32 // the epoch in which its rate was last fixed
+}
+
+// NewFlowNet makes the flow model of platform p, which must have a
+// topology. seed varies the per-flow hash of routings that spread flows
+// over equal paths.
+func NewFlowNet(p *Platform, seed uint64) *FlowNet {
+	t := p.Topology
+	f := &FlowNet{topo: t, params: p.Flow, seed: mix64(seed)}
+	perPs := func(bw float64) float64 { return bw * p.Flow.BandwidthFactor / float64(Second) }
+	f.bw = []float64{perPs(t.HostBandwidth), perPs(t.Bandwidth), perPs(t.GlobalBandwidth)}
+	f.lat = []Duration{t.HostLatency, t.Latency, t.GlobalLatency}
+	f.links = make([]flowLink, t.LinkCount())
+	f.pending.f = f
+	f.fill.f = f
+	return f
+}
+
+// Latency returns the time a message's first byte (or a control message)
+// takes from node a to node b: the route's latency times the latency
+// factor. It is 0 from a node to itself.
+func (f *FlowNet) Latency(a, b int64) Duration {
+	if a == b {
+		return 0
+	}
+	var buf [64]int32
+	route := f.topo.Route(a, b, f.hash(a, b), buf[:0])
+	return f.routeLatency(route)
+}
+
+func (f *FlowNet) routeLatency(route []int32) Duration {
+	var sum Duration
+	for _, l := range route {
+		sum += f.lat[f.topo.linkClass(l)]
+	}
+	return Duration(math.Round(float64(sum) * f.params.LatencyFactor))
+}
+
+// hash is the flow hash of the pair a, b: every message between them takes
+// the same path, as ECMP routing keeps a connection on one path.
+func (f *FlowNet) hash(a, b int64) uint64 {
+	return mix64(f.seed ^ uint64(a)*0x9e3779b97f4a7c15 ^ uint64(b)*0xc2b2ae3d27d4eb4f)
+}
+
+// Send starts a message of n bytes from node a to node b (a != b) at time
+// at, which is no earlier than the last time given to Step. token names it
+// when it ends (see Step).
+func (f *FlowNet) Send(at Duration, a, b int64, n int64, token int32) {
+	var id int32
+	if k := len(f.free); k > 0 {
+		id = f.free[k-1]
+		f.free = f.free[:k-1]
+	} else {
+		f.flows = append(f.flows, flow{})
+		id = int32(len(f.flows) - 1)
+	}
+	fl := &f.flows[id]
+	fl.route = f.topo.Route(a, b, f.hash(a, b), fl.route[:0])
+	lat := f.routeLatency(fl.route)
+	fl.remaining, fl.rate, fl.token, fl.sharing = float64(n), 0, token, false
+	fl.bound = math.Inf(1)
+	if f.params.TCPGamma > 0 && lat > 0 {
+		fl.bound = float64(f.params.TCPGamma) / (2 * float64(lat))
+	}
+	fl.at, fl.seq = at+lat, f.seq
+	f.seq++
+	f.pending.push(id)
+	f.stats.Messages++
+	f.stats.Bytes += n
+	f.stats.Hops += int64(len(fl.route) - 2)
+	for _, l := range fl.route {
+		f.links[l].bytes += n
+	}
+}
+
+// Next returns the time of the model's next change (a flow starting to
+// share or ending), and false if no flow is in flight.
+func (f *FlowNet) Next() (Duration, bool) {
+	if len(f.pending.items) == 0 {
+		return 0, false
+	}
+	return f.flows[f.pending.items[0]].at, true
+}
+
+// Step brings the model to time now, which is Next's time: the flows due
+// start sharing or end, the rates in their components are refilled, and
+// done is called with the token of each flow that ended, in the order
+// they were sent.
+func (f *FlowNet) Step(now Duration, done func(token int32)) {
+	f.changed = f.changed[:0]
+	f.done = f.done[:0]
+	for len(f.pending.items) > 0 && f.flows[f.pending.items[0]].at <= now {
+		id := f.pending.pop()
+		fl := &f.flows[id]
+		if !fl.sharing && fl.remaining > 0 {
+			fl.sharing, fl.last = true, fl.at
+			fl.pos = fl.pos[:0]
+			for _, l := range fl.route {
+				lk := &f.links[l]
+				fl.pos = append(fl.pos, int32(len(lk.flows)))
+				lk.flows = append(lk.flows, id)
+				f.changed = append(f.changed, l)
+			}
+			continue
+		}
+		if fl.sharing {
+			for i, l := range fl.route {
+				lk := &f.links[l]
+				last := len(lk.flows) - 1
+				moved := lk.flows[last]
+				lk.flows[fl.pos[i]] = moved
+				f.flows[moved].pos[slices.Index(f.flows[moved].route, l)] = fl.pos[i]
+				lk.flows = lk.flows[:last]
+				f.changed = append(f.changed, l)
+			}
+		}
+		fl.sharing = false
+		f.done = append(f.done, fl.token)
+		f.free = append(f.free, id)
+	}
+	f.refill(now)
+	for _, tok := range f.done {
+		done(tok)
+	}
+}
+
+// refill recomputes the rates of the flows in the components of the
+// changed links and reschedules their ends. A link whose mark is from
+// this call's epochs is in a component refilled already.
+func (f *FlowNet) refill(now Duration) {
+	first := f.epoch + 1
+	for _, l := range f.changed {
+		if f.links[l].mark >= first {
+			continue
+		}
+		f.epoch++
+		f.stats.Refills++
+		f.component(l)
+		f.maxMin(now)
+	}
+}
+
+// component gathers in compF and compL the flows and links joined to link
+// l, marking them with the current epoch.
+func (f *FlowNet) component(l int32) {
+	f.compF, f.compL = f.compF[:0], f.compL[:0]
+	f.links[l].mark = f.epoch
+	f.compL = append(f.compL, l)
+	for i := 0; i < len(f.compL); i++ {
+		for _, id := range f.links[f.compL[i]].flows {
+			fl := &f.flows[id]
+			if fl.mark == f.epoch {
+				continue
+			}
+			fl.mark = f.epoch
+			f.compF = append(f.compF, id)
+			for _, l2 := range fl.route {
+				if lk := &f.links[l2]; lk.mark != f.epoch {
+					lk.mark = f.epoch
+					f.compL = append(f.compL, l2)
+				}
+			}
+		}
+	}
+}
+
+// maxMin gives the component's flows their max-min fair rates by
+// progressive filling and reschedules their ends.
+func (f *FlowNet) maxMin(now Duration) {
+	for _, id := range f.compF {
+		fl := &f.flows[id]
+		fl.remaining = max(fl.remaining-fl.rate*float64(now-fl.last), 0)
+		fl.last = now
+	}
+	f.fill.items = f.fill.items[:0]
+	for _, l := range f.compL {
+		lk := &f.links[l]
+		lk.residual = f.bw[f.topo.linkClass(l)]
+		lk.unfixed = int32(len(lk.flows))
+		if lk.unfixed > 0 {
+			f.fill.push(l)
+		}
+	}
+	// Flows bounded by their windows are fixed at the bound when it is
+	// below every share they could get, as if the bound were a link of
+	// their own.
+	bounded := f.bounded[:0]
+	if f.params.TCPGamma > 0 {
+		bounded = append(bounded, f.compF...)
+		slices.SortFunc(bounded, func(a, b int32) int {
+			if c := cmpFloat(f.flows[a].bound, f.flows[b].bound); c != 0 {
+				return c
+			}
+			return int(a - b)
+		})
+		f.bounded = bounded
+	}
+	fix := func(id int32, rate float64) {
+		fl := &f.flows[id]
+		fl.rate, fl.fixed = rate, f.epoch
+		for _, l := range fl.route {
+			lk := &f.links[l]
+			lk.residual = max(lk.residual-rate, 0)
+			lk.unfixed--
+			f.fill.update(l)
+		}
+	}
+	for len(f.fill.items) > 0 {
+		l := f.fill.items[0]
+		share := f.fill.share(l)
+		if len(bounded) > 0 {
+			if id := bounded[0]; f.flows[id].fixed == f.epoch || f.flows[id].bound <= share {
+				if f.flows[id].fixed != f.epoch {
+					fix(id, f.flows[id].bound)
+				}
+				bounded = bounded[1:]
+				continue
+			}
+		}
+		f.fill.pop()
+		for _, id := range f.links[l].flows {
+			if f.flows[id].fixed != f.epoch {
+				fix(id, share)
+			}
+		}
+	}
+	for _, id := range f.compF {
+		fl := &f.flows[id]
+		d := Duration(0)
+		if fl.rate > 0 {
+			d = Duration(math.Ceil(fl.remaining / fl.rate))
+		} else {
+			d = MaxTime // a flow on a link with no bandwidth left never ends
+		}
+		fl.at = now + min(d, MaxTime)
+		f.pending.fix(id)
+	}
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// Stats returns the run's totals so far.
+func (f *FlowNet) Stats() FlowStats { return f.stats }
+
+// LinkBytes returns the bytes that crossed each link so far, by link id.
+func (f *FlowNet) LinkBytes() []int64 {
+	out := make([]int64, len(f.links))
+	for i := range f.links {
+		out[i] = f.links[i].bytes
+	}
+	return out
+}
+
+// flowHeap is a binary min-heap of flow ids by (at, seq) that knows each
+// flow's place, so that a changed time moves it.
+type flowHeap struct {
+	f     *FlowNet
+	items []int32
+	idx   []int32 // by flow id: 1 + its place in items; 0: not in the heap
+}
+
+func (h *flowHeap) less(i, j int) bool {
+	a, b := &h.f.flows[h.items[i]], &h.f.flows[h.items[j]]
+	return a.at < b.at || a.at == b.at && a.seq < b.seq
+}
+
+func (h *flowHeap) swap(i, j int) {
+	h.items[i], h.items[j] = h.items[j], h.items[i]
+	h.idx[h.items[i]] = int32(i + 1)
+	h.idx[h.items[j]] = int32(j + 1)
+}
+
+func (h *flowHeap) push(id int32) {
+	for int(id) >= len(h.idx) {
+		h.idx = append(h.idx, 0)
+	}
+	h.items = append(h.items, id)
+	h.idx[id] = int32(len(h.items))
+	siftUp(h, len(h.items)-1)
+}
+
+func (h *flowHeap) pop() int32 {
+	id := h.items[0]
+	h.remove(0)
+	return id
+}
+
+func (h *flowHeap) remove(i int) {
+	id := h.items[i]
+	last := len(h.items) - 1
+	if i != last {
+		h.swap(i, last)
+	}
+	h.items = h.items[:last]
+	h.idx[id] = 0
+	if i != last {
+		siftDown(h, i)
+		siftUp(h, i)
+	}
+}
+
+// fix moves flow id to its place after its time changed, or adds it.
+func (h *flowHeap) fix(id int32) {
+	if int(id) >= len(h.idx) || h.idx[id] == 0 {
+		h.push(id)
+		return
+	}
+	i := int(h.idx[id] - 1)
+	siftDown(h, i)
+	siftUp(h, i)
+}
+
+func (h *flowHeap) len() int { return len(h.items) }
+
+// linkHeap is a binary min-heap of links by bandwidth left per unfixed
+// flow, then id; a link leaves it when its flows are all fixed.
+type linkHeap struct {
+	f     *FlowNet
+	items []int32
+}
+
+func (h *linkHeap) share(l int32) float64 {
+	lk := &h.f.links[l]
+	return lk.residual / float64(lk.unfixed)
+}
+
+func (h *linkHeap) less(i, j int) bool {
+	a, b := h.share(h.items[i]), h.share(h.items[j])
+	return a < b || a == b && h.items[i] < h.items[j]
+}
+
+func (h *linkHeap) swap(i, j int) {
+	h.items[i], h.items[j] = h.items[j], h.items[i]
+	h.f.links[h.items[i]].hpos = int32(i)
+	h.f.links[h.items[j]].hpos = int32(j)
+}
+
+func (h *linkHeap) len() int { return len(h.items) }
+
+func (h *linkHeap) push(l int32) {
+	h.items = append(h.items, l)
+	h.f.links[l].hpos = int32(len(h.items) - 1)
+	siftUp(h, len(h.items)-1)
+}
+
+func (h *linkHeap) pop() {
+	last := len(h.items) - 1
+	if last > 0 {
+		h.swap(0, last)
+	}
+	h.items = h.items[:last]
+	if last > 0 {
+		siftDown(h, 0)
+	}
+}
+
+// update moves link l after its share changed, removing it once it has no
+// unfixed flows.
+func (h *linkHeap) update(l int32) {
+	i := int(h.f.links[l].hpos)
+	if i >= len(h.items) || h.items[i] != l {
+		return // not in the heap: its flows are all fixed
+	}
+	if h.f.links[l].unfixed == 0 {
+		last := len(h.items) - 1
+		if i != last {
+			h.swap(i, last)
+		}
+		h.items = h.items[:last]
+		if i != last {
+			siftDown(h, i)
+			siftUp(h, i)
+		}
+		return
+	}
+	siftDown(h, i)
+	siftUp(h, i)
+}
+
+type heapOps interface {
+	less(i, j int) bool
+	swap(i, j int)
+	len() int
+}
+
+func siftUp[H heapOps](h H, i int) {
+	for i > 0 {
+		p := (i - 1) / 2
+		if !h.less(i, p) {
+			return
+		}
+		h.swap(i, p)
+		i = p
+	}
+}
+
+func siftDown[H heapOps](h H, i int) {
+	n := h.len()
+	for {
+		c := 2*i + 1
+		if c >= n {
+			return
+		}
+		if c+1 < n && h.less(c+1, c) {
+			c++
+		}
+		if !h.less(c, i) {
+			return
+		}
+		h.swap(i, c)
+		i = c
+	}
+}
