@@ -212,8 +212,8 @@ func (f *FlowNet) Step(now Duration, done func(token int32)) {
 func (f *FlowNet) refill(now Duration) {
 	first := f.epoch + 1
 	for _, l := range f.changed {
-		if f.links[l].mark >= first {
-			continue
+		if f.links[l].mark >= first || len(f.links[l].flows) == 0 {
+			continue // refilled already, or nothing to share
 		}
 		f.epoch++
 		f.stats.Refills++

@@ -315,6 +315,9 @@ func readPlatform(top *tomlSection) *Platform {
 	switch model {
 	case "loggp", "":
 		network.require("L", "o", "g", "G")
+		if _, ok := network.m["topology"]; ok {
+			network.r.fail(network.field("topology"), errors.New(`only the flow model uses a topology; set network.model = "flow"`))
+		}
 	case "flow":
 		p.Model = FlowModel
 		p.Flow = FlowParams{LatencyFactor: 1, BandwidthFactor: 1}

@@ -439,7 +439,7 @@ func (t *Topology) dragonflyRoute(src, dst, base int64, hash uint64, buf []int32
 	// router reached there.
 	hop := func(r, g2 int64, h uint64, buf []int32) (int64, []int32) {
 		g1 := r / A
-		d := (g2 - g1 - 1 + G) % G   // the port offset towards g2
+		d := (g2 - g1 - 1 + G) % G     // the port offset towards g2
 		dBack := (g1 - g2 - 1 + G) % G // g2's offset towards g1
 		// Ports d + c(G-1) all lead to g2; pick one of those both ends have.
 		count := min((A*H-1-d)/(G-1), (A*H-1-dBack)/(G-1)) + 1

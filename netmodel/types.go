@@ -14,7 +14,7 @@ type Platform struct {
 	Model    Model
 	Topology *Topology // the links between nodes; nil unless Model is Flow
 	Flow     FlowParams
-	Machine     Machine
+	Machine  Machine
 	// Collectives overrides the automatic choice of algorithm per operation.
 	Collectives map[Op]Algorithm
 	// Source says where the platform came from: a file name or "preset NAME".
