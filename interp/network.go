@@ -134,7 +134,9 @@ type NetworkStats struct {
 	// over the run: its bytes over its bandwidth times the predicted time.
 	MaxLinkUtilization float64
 	Busiest            []LinkStats // the links that carried the most bytes, most first
-	Refills            int64       // components whose rates were recomputed
+	// Refills counts the components whose rates were recomputed, and
+	// Refilled the flows in them, summed: the flow model's work.
+	Refills, Refilled int64
 }
 
 // LinkStats are one link's figures.
@@ -157,7 +159,7 @@ func (s *Sim) networkStats(predicted Time) *NetworkStats {
 	}
 	st := s.net.fn.Stats()
 	ns := &NetworkStats{Model: s.plat.Model.String(), Topology: s.plat.Topology.String(), Links: s.plat.Topology.LinkCount(),
-		Messages: st.Messages, Bytes: st.Bytes, Refills: st.Refills}
+		Messages: st.Messages, Bytes: st.Bytes, Refills: st.Refills, Refilled: st.Refilled}
 	if st.Messages > 0 {
 		ns.AvgHops = float64(st.Hops) / float64(st.Messages)
 	}

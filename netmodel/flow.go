@@ -30,13 +30,16 @@ type FlowNet struct {
 	params FlowParams
 	seed   uint64
 
-	bw      []float64 // bytes per picosecond per link class, factor applied
-	lat     []Duration
-	links   []flowLink
-	flows   []flow
-	free    []int32
-	pending flowHeap // flows by the time they start sharing or end
-	seq     uint64   // orders flows that start at the same time
+	bw  []float64 // bytes per picosecond per link class, factor applied
+	lat []Duration
+	// Links below hostLinks are nodes' own; those from globalLinks on join
+	// a dragonfly's groups (see Topology.linkClass).
+	hostLinks, globalLinks int32
+	links                  []flowLink
+	flows                  []flow
+	free                   []int32
+	pending                flowHeap // flows by the time they start sharing or end
+	seq                    uint64   // orders flows that start at the same time
 
 	epoch   uint32  // marks a component's links and flows while it is refilled
 	changed []int32 // links whose flows changed at the current instant
@@ -55,6 +58,7 @@ type FlowStats struct {
 	Bytes    int64 // their bytes
 	Hops     int64 // summed over the flows: links between switches crossed
 	Refills  int64 // components refilled
+	Refilled int64 // flows whose rates were recomputed, summed over the refills
 }
 
 type flowLink struct {
@@ -93,8 +97,12 @@ func NewFlowNet(p *Platform, seed uint64) *FlowNet {
 	f.bw = []float64{perPs(t.HostBandwidth), perPs(t.Bandwidth), perPs(t.GlobalBandwidth)}
 	f.lat = []Duration{t.HostLatency, t.Latency, t.GlobalLatency}
 	f.links = make([]flowLink, t.LinkCount())
-	f.pending.f = f
-	f.fill.f = f
+	f.hostLinks = int32(2 * t.NodeCount())
+	f.globalLinks = int32(t.LinkCount())
+	if t.Kind == Dragonfly {
+		f.globalLinks = f.hostLinks + int32(t.Groups*t.Routers*t.Routers)
+	}
+	f.fill.links = f.links
 	return f
 }
 
@@ -113,9 +121,20 @@ func (f *FlowNet) Latency(a, b int64) Duration {
 func (f *FlowNet) routeLatency(route []int32) Duration {
 	var sum Duration
 	for _, l := range route {
-		sum += f.lat[f.topo.linkClass(l)]
+		sum += f.lat[f.class(l)]
 	}
 	return Duration(math.Round(float64(sum) * f.params.LatencyFactor))
+}
+
+// class is Topology.linkClass without its arithmetic.
+func (f *FlowNet) class(l int32) uint8 {
+	switch {
+	case l < f.hostLinks:
+		return hostLink
+	case l >= f.globalLinks:
+		return globalLink
+	}
+	return localLink
 }
 
 // hash is the flow hash of the pair a, b: every message between them takes
@@ -146,7 +165,7 @@ func (f *FlowNet) Send(at Duration, a, b int64, n int64, token int32) {
 	}
 	fl.at, fl.seq = at+lat, f.seq
 	f.seq++
-	f.pending.push(id)
+	f.pending.set(id, fl.at, fl.seq)
 	f.stats.Messages++
 	f.stats.Bytes += n
 	f.stats.Hops += int64(len(fl.route) - 2)
@@ -161,7 +180,7 @@ func (f *FlowNet) Next() (Duration, bool) {
 	if len(f.pending.items) == 0 {
 		return 0, false
 	}
-	return f.flows[f.pending.items[0]].at, true
+	return f.pending.items[0].at, true
 }
 
 // Step brings the model to time now, which is Next's time: the flows due
@@ -171,7 +190,7 @@ func (f *FlowNet) Next() (Duration, bool) {
 func (f *FlowNet) Step(now Duration, done func(token int32)) {
 	f.changed = f.changed[:0]
 	f.done = f.done[:0]
-	for len(f.pending.items) > 0 && f.flows[f.pending.items[0]].at <= now {
+	for len(f.pending.items) > 0 && f.pending.items[0].at <= now {
 		id := f.pending.pop()
 		fl := &f.flows[id]
 		if !fl.sharing && fl.remaining > 0 {
@@ -218,6 +237,7 @@ func (f *FlowNet) refill(now Duration) {
 		f.epoch++
 		f.stats.Refills++
 		f.component(l)
+		f.stats.Refilled += int64(len(f.compF))
 		f.maxMin(now)
 	}
 }
@@ -254,10 +274,21 @@ func (f *FlowNet) maxMin(now Duration) {
 		fl.remaining = max(fl.remaining-fl.rate*float64(now-fl.last), 0)
 		fl.last = now
 	}
+	if len(f.compF) == 1 {
+		// The common case: a flow alone on its links goes at the
+		// slowest of them, or its bound.
+		fl := &f.flows[f.compF[0]]
+		fl.rate = fl.bound
+		for _, l := range fl.route {
+			fl.rate = min(fl.rate, f.bw[f.class(l)])
+		}
+		f.reschedule(now)
+		return
+	}
 	f.fill.items = f.fill.items[:0]
 	for _, l := range f.compL {
 		lk := &f.links[l]
-		lk.residual = f.bw[f.topo.linkClass(l)]
+		lk.residual = f.bw[f.class(l)]
 		lk.unfixed = int32(len(lk.flows))
 		if lk.unfixed > 0 {
 			f.fill.push(l)
@@ -288,8 +319,7 @@ func (f *FlowNet) maxMin(now Duration) {
 		}
 	}
 	for len(f.fill.items) > 0 {
-		l := f.fill.items[0]
-		share := f.fill.share(l)
+		l, share := f.fill.items[0].link, f.fill.items[0].share
 		if len(bounded) > 0 {
 			if id := bounded[0]; f.flows[id].fixed == f.epoch || f.flows[id].bound <= share {
 				if f.flows[id].fixed != f.epoch {
@@ -306,6 +336,11 @@ func (f *FlowNet) maxMin(now Duration) {
 			}
 		}
 	}
+	f.reschedule(now)
+}
+
+// reschedule sets when each of the component's flows ends at its new rate.
+func (f *FlowNet) reschedule(now Duration) {
 	for _, id := range f.compF {
 		fl := &f.flows[id]
 		d := Duration(0)
@@ -315,7 +350,7 @@ func (f *FlowNet) maxMin(now Duration) {
 			d = MaxTime // a flow on a link with no bandwidth left never ends
 		}
 		fl.at = now + min(d, MaxTime)
-		f.pending.fix(id)
+		f.pending.set(id, fl.at, fl.seq)
 	}
 }
 
@@ -339,165 +374,4 @@ func (f *FlowNet) LinkBytes() []int64 {
 		out[i] = f.links[i].bytes
 	}
 	return out
-}
-
-// flowHeap is a binary min-heap of flow ids by (at, seq) that knows each
-// flow's place, so that a changed time moves it.
-type flowHeap struct {
-	f     *FlowNet
-	items []int32
-	idx   []int32 // by flow id: 1 + its place in items; 0: not in the heap
-}
-
-func (h *flowHeap) less(i, j int) bool {
-	a, b := &h.f.flows[h.items[i]], &h.f.flows[h.items[j]]
-	return a.at < b.at || a.at == b.at && a.seq < b.seq
-}
-
-func (h *flowHeap) swap(i, j int) {
-	h.items[i], h.items[j] = h.items[j], h.items[i]
-	h.idx[h.items[i]] = int32(i + 1)
-	h.idx[h.items[j]] = int32(j + 1)
-}
-
-func (h *flowHeap) push(id int32) {
-	for int(id) >= len(h.idx) {
-		h.idx = append(h.idx, 0)
-	}
-	h.items = append(h.items, id)
-	h.idx[id] = int32(len(h.items))
-	siftUp(h, len(h.items)-1)
-}
-
-func (h *flowHeap) pop() int32 {
-	id := h.items[0]
-	h.remove(0)
-	return id
-}
-
-func (h *flowHeap) remove(i int) {
-	id := h.items[i]
-	last := len(h.items) - 1
-	if i != last {
-		h.swap(i, last)
-	}
-	h.items = h.items[:last]
-	h.idx[id] = 0
-	if i != last {
-		siftDown(h, i)
-		siftUp(h, i)
-	}
-}
-
-// fix moves flow id to its place after its time changed, or adds it.
-func (h *flowHeap) fix(id int32) {
-	if int(id) >= len(h.idx) || h.idx[id] == 0 {
-		h.push(id)
-		return
-	}
-	i := int(h.idx[id] - 1)
-	siftDown(h, i)
-	siftUp(h, i)
-}
-
-func (h *flowHeap) len() int { return len(h.items) }
-
-// linkHeap is a binary min-heap of links by bandwidth left per unfixed
-// flow, then id; a link leaves it when its flows are all fixed.
-type linkHeap struct {
-	f     *FlowNet
-	items []int32
-}
-
-func (h *linkHeap) share(l int32) float64 {
-	lk := &h.f.links[l]
-	return lk.residual / float64(lk.unfixed)
-}
-
-func (h *linkHeap) less(i, j int) bool {
-	a, b := h.share(h.items[i]), h.share(h.items[j])
-	return a < b || a == b && h.items[i] < h.items[j]
-}
-
-func (h *linkHeap) swap(i, j int) {
-	h.items[i], h.items[j] = h.items[j], h.items[i]
-	h.f.links[h.items[i]].hpos = int32(i)
-	h.f.links[h.items[j]].hpos = int32(j)
-}
-
-func (h *linkHeap) len() int { return len(h.items) }
-
-func (h *linkHeap) push(l int32) {
-	h.items = append(h.items, l)
-	h.f.links[l].hpos = int32(len(h.items) - 1)
-	siftUp(h, len(h.items)-1)
-}
-
-func (h *linkHeap) pop() {
-	last := len(h.items) - 1
-	if last > 0 {
-		h.swap(0, last)
-	}
-	h.items = h.items[:last]
-	if last > 0 {
-		siftDown(h, 0)
-	}
-}
-
-// update moves link l after its share changed, removing it once it has no
-// unfixed flows.
-func (h *linkHeap) update(l int32) {
-	i := int(h.f.links[l].hpos)
-	if i >= len(h.items) || h.items[i] != l {
-		return // not in the heap: its flows are all fixed
-	}
-	if h.f.links[l].unfixed == 0 {
-		last := len(h.items) - 1
-		if i != last {
-			h.swap(i, last)
-		}
-		h.items = h.items[:last]
-		if i != last {
-			siftDown(h, i)
-			siftUp(h, i)
-		}
-		return
-	}
-	siftDown(h, i)
-	siftUp(h, i)
-}
-
-type heapOps interface {
-	less(i, j int) bool
-	swap(i, j int)
-	len() int
-}
-
-func siftUp[H heapOps](h H, i int) {
-	for i > 0 {
-		p := (i - 1) / 2
-		if !h.less(i, p) {
-			return
-		}
-		h.swap(i, p)
-		i = p
-	}
-}
-
-func siftDown[H heapOps](h H, i int) {
-	n := h.len()
-	for {
-		c := 2*i + 1
-		if c >= n {
-			return
-		}
-		if c+1 < n && h.less(c+1, c) {
-			c++
-		}
-		if !h.less(c, i) {
-			return
-		}
-		h.swap(i, c)
-		i = c
-	}
 }

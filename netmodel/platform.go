@@ -11,7 +11,7 @@ package netmodel
 //	description = "..."            # optional
 //
 //	[network]                      # required: between tasks on different nodes
-//	model = "loggp"                # required; the only model so far
+//	model = "loggp"                # required: "loggp" or "flow"
 //	L = "1.0us"                    # required: latency
 //	o = "0.25us"                   # required: CPU overhead per message
 //	g = "0.1us"                    # required: gap between messages
@@ -39,6 +39,11 @@ package netmodel
 //
 //	[collectives]                  # optional: algorithm per operation
 //	allreduce = "ring"
+//
+// Under model = "flow", L and G are not allowed: [network.topology] gives
+// the links (see topology.go), and the network table may also set factors
+// ("simgrid" or "none"), latency_factor, bandwidth_factor and tcp_gamma
+// (see FlowParams).
 //
 // Errors name the file and the field, e.g. `ib-edr.toml: network.L: "1.5
 // parsecs" is not a duration (use us, ns, ms or s)`; TOML syntax errors
