@@ -94,6 +94,9 @@ func (t *Topology) NodeCount() int64 {
 	case Torus:
 		n := int64(1)
 		for _, d := range t.Dims {
+			if d > 0 && n > math.MaxInt64/int64(d) {
+				return math.MaxInt64
+			}
 			n *= int64(d)
 		}
 		return n
