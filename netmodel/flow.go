@@ -48,6 +48,7 @@ type FlowNet struct {
 	fill    linkHeap
 	bounded []int32 // scratch: the component's flows by window bound
 	done    []int32 // tokens of the flows that ended at the current instant
+	later   []int32 // flows due to start within Precision of now, put back
 
 	stats FlowStats
 }
@@ -190,9 +191,14 @@ func (f *FlowNet) Next() (Duration, bool) {
 func (f *FlowNet) Step(now Duration, done func(token int32)) {
 	f.changed = f.changed[:0]
 	f.done = f.done[:0]
-	for len(f.pending.items) > 0 && f.pending.items[0].at <= now {
+	f.later = f.later[:0]
+	for len(f.pending.items) > 0 && f.pending.items[0].at <= now+f.params.Precision {
 		id := f.pending.pop()
 		fl := &f.flows[id]
+		if !fl.sharing && fl.at > now {
+			f.later = append(f.later, id) // only ends are brought forward
+			continue
+		}
 		if !fl.sharing && fl.remaining > 0 {
 			fl.sharing, fl.last = true, fl.at
 			fl.pos = fl.pos[:0]
@@ -218,6 +224,9 @@ func (f *FlowNet) Step(now Duration, done func(token int32)) {
 		fl.sharing = false
 		f.done = append(f.done, fl.token)
 		f.free = append(f.free, id)
+	}
+	for _, id := range f.later {
+		f.pending.set(id, f.flows[id].at, f.flows[id].seq)
 	}
 	f.refill(now)
 	for _, tok := range f.done {

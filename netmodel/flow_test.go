@@ -133,6 +133,26 @@ func TestFlowSimGridFactors(t *testing.T) {
 	}
 }
 
+// TestFlowPrecision: flows due to end within the precision of an instant
+// end then, together; without it each ends on its own.
+func TestFlowPrecision(t *testing.T) {
+	sends := []send{{0, 0, 1, 1000}, {5000, 2, 3, 1000}} // 1 us and 5 ns later
+	exact := runFlows(t, flowPlatform(starTopology(4), FlowParams{}), sends)
+	if exact[1]-exact[0] != 5000 {
+		t.Fatalf("exact ends %v, want 5 ns apart", exact)
+	}
+	coarse := runFlows(t, flowPlatform(starTopology(4), FlowParams{LatencyFactor: 1, BandwidthFactor: 1, Precision: 10 * Nanosecond}), sends)
+	if coarse[0] != exact[0] || coarse[1] != exact[0] {
+		t.Errorf("with 10 ns precision the flows end at %v, want both at %v", coarse, exact[0])
+	}
+	// Starts are never brought forward.
+	late := runFlows(t, flowPlatform(starTopology(4), FlowParams{LatencyFactor: 1, BandwidthFactor: 1, Precision: 10 * Nanosecond}),
+		[]send{{0, 0, 1, 1000}, {exact[0] - 2*Microsecond + 5000, 2, 3, 0}})
+	if late[1] != exact[0]+5000 {
+		t.Errorf("an empty flow due 5 ns after another's end ends at %v, want %v", late[1], exact[0]+5000)
+	}
+}
+
 // TestFlowZeroBytes: an empty message costs its latency.
 func TestFlowZeroBytes(t *testing.T) {
 	ends := runFlows(t, flowPlatform(starTopology(2), FlowParams{}), []send{{5, 0, 1, 0}})

@@ -42,8 +42,8 @@ package netmodel
 //
 // Under model = "flow", L and G are not allowed: [network.topology] gives
 // the links (see topology.go), and the network table may also set factors
-// ("simgrid" or "none"), latency_factor, bandwidth_factor and tcp_gamma
-// (see FlowParams).
+// ("simgrid" or "none"), latency_factor, bandwidth_factor, tcp_gamma and
+// precision (see FlowParams).
 //
 // Errors name the file and the field, e.g. `ib-edr.toml: network.L: "1.5
 // parsecs" is not a duration (use us, ns, ms or s)`; TOML syntax errors
@@ -280,6 +280,9 @@ func (p *Platform) validateFlow() error {
 	if f.TCPGamma < 0 {
 		return fieldError("network.tcp_gamma", fmt.Errorf("%d is negative", f.TCPGamma))
 	}
+	if f.Precision < 0 || f.Precision > Second {
+		return fieldError("network.precision", fmt.Errorf("%v is not between 0 and 1s", f.Precision))
+	}
 	return nil
 }
 
@@ -374,6 +377,7 @@ func readFlowParams(s *tomlSection, f *FlowParams) {
 	s.number("latency_factor", &f.LatencyFactor)
 	s.number("bandwidth_factor", &f.BandwidthFactor)
 	quantity(s, "tcp_gamma", ParseSize, &f.TCPGamma)
+	quantity(s, "precision", ParseDuration, &f.Precision)
 }
 
 // SimGridFactors are the flow options of SimGrid's default network model,

@@ -57,6 +57,10 @@ type FlowParams struct {
 	LatencyFactor   float64 // multiplies route latencies; 1 by default
 	BandwidthFactor float64 // multiplies link bandwidths; 1 by default
 	TCPGamma        int64   // bytes; a flow's rate is at most TCPGamma / (2 x route latency); 0: no bound
+	// Precision lets flows due to end within it of an instant end at that
+	// instant, with the flows ending then: fewer instants, fewer refills,
+	// each flow early by at most Precision. 0 (the default) is exact.
+	Precision Duration
 }
 
 // Mapping places tasks on nodes.
