@@ -163,34 +163,50 @@ func (s *Sim) networkStats(predicted Time) *NetworkStats {
 	if st.Messages > 0 {
 		ns.AvgHops = float64(st.Hops) / float64(st.Messages)
 	}
-	links := s.links(predicted)
-	for _, l := range links {
-		ns.MaxLinkUtilization = max(ns.MaxLinkUtilization, l.Utilization)
-	}
-	slices.SortStableFunc(links, func(a, b LinkStats) int { return cmp.Compare(b.Bytes, a.Bytes) })
-	for _, l := range links[:min(busiestLinks, len(links))] {
-		if l.Bytes > 0 {
-			ns.Busiest = append(ns.Busiest, l)
+	// Name only the busiest links: naming every one costs more than the
+	// run's peak memory on a large topology.
+	bytes := s.net.fn.LinkBytes()
+	order := make([]int32, 0, busiestLinks+1)
+	for i, b := range bytes {
+		ns.MaxLinkUtilization = max(ns.MaxLinkUtilization, s.utilization(int32(i), b, predicted))
+		if b > 0 {
+			order = append(order, int32(i))
+			slices.SortStableFunc(order, func(x, y int32) int { return cmp.Compare(bytes[y], bytes[x]) })
+			order = order[:min(len(order), busiestLinks)]
 		}
+	}
+	for _, id := range order {
+		ns.Busiest = append(ns.Busiest, s.linkStats(id, bytes[id], predicted))
 	}
 	return ns
 }
 
 // links returns every link's figures for a run that took predicted.
 func (s *Sim) links(predicted Time) []LinkStats {
-	t := s.plat.Topology
 	bytes := s.net.fn.LinkBytes()
 	out := make([]LinkStats, len(bytes))
 	for i, b := range bytes {
-		id := int32(i)
-		bw := t.LinkBandwidth(id) * s.plat.Flow.BandwidthFactor
-		l := LinkStats{ID: id, Name: t.LinkName(id), Bandwidth: bw, Latency: t.LinkLatency(id), Bytes: b}
-		if predicted > 0 {
-			l.Utilization = float64(b) / (bw * float64(predicted) / float64(netmodel.Second))
-		}
-		out[i] = l
+		out[i] = s.linkStats(int32(i), b, predicted)
 	}
 	return out
+}
+
+// linkStats returns the figures of link id, which carried b bytes in a run
+// that took predicted.
+func (s *Sim) linkStats(id int32, b int64, predicted Time) LinkStats {
+	t := s.plat.Topology
+	return LinkStats{ID: id, Name: t.LinkName(id), Bandwidth: t.LinkBandwidth(id) * s.plat.Flow.BandwidthFactor,
+		Latency: t.LinkLatency(id), Bytes: b, Utilization: s.utilization(id, b, predicted)}
+}
+
+// utilization is the share of link id's capacity that b bytes took over
+// predicted.
+func (s *Sim) utilization(id int32, b int64, predicted Time) float64 {
+	if predicted <= 0 {
+		return 0
+	}
+	bw := s.plat.Topology.LinkBandwidth(id) * s.plat.Flow.BandwidthFactor
+	return float64(b) / (bw * float64(predicted) / float64(netmodel.Second))
 }
 
 // ErrNoLinks is WriteLinks's error for a run without a flow model.

@@ -36,7 +36,8 @@ type FlowNet struct {
 	// a dragonfly's groups (see Topology.linkClass).
 	hostLinks, globalLinks int32
 	links                  []flowLink
-	flows                  []flow
+	flows                  [][]flow // in chunks of flowChunk
+	nflows                 int32
 	free                   []int32
 	pending                flowHeap // flows by the time they start sharing or end
 	seq                    uint64   // orders flows that start at the same time
@@ -74,8 +75,9 @@ type flowLink struct {
 }
 
 type flow struct {
-	route     []int32
-	pos       []int32 // the flow's index in each of its links' flows, while sharing
+	// path is the route, the link ids from source to destination, then
+	// the flow's index in each of those links' flows while it shares them.
+	path      []int32
 	remaining float64 // bytes not yet sent as of last
 	rate      float64 // bytes per picosecond
 	bound     float64 // the rate's TCP window bound; +Inf: none
@@ -87,6 +89,16 @@ type flow struct {
 	mark      uint32
 	fixed     uint32 // the epoch in which its rate was last fixed
 }
+
+func (fl *flow) route() []int32 { return fl.path[:len(fl.path)/2] }
+func (fl *flow) pos() []int32   { return fl.path[len(fl.path)/2:] }
+
+// flowChunk is how many flows FlowNet allocates at once: chunks, not one
+// growing slice, so that the flows cost what is in flight and never move.
+const flowChunk = 1 << 10
+
+// flow returns flow id.
+func (f *FlowNet) flow(id int32) *flow { return &f.flows[id/flowChunk][id%flowChunk] }
 
 // NewFlowNet makes the flow model of platform p, which must have a
 // topology. seed varies the per-flow hash of routings that spread flows
@@ -153,12 +165,17 @@ func (f *FlowNet) Send(at Duration, a, b int64, n int64, token int32) {
 		id = f.free[k-1]
 		f.free = f.free[:k-1]
 	} else {
-		f.flows = append(f.flows, flow{})
-		id = int32(len(f.flows) - 1)
+		id = f.nflows
+		if int(id/flowChunk) == len(f.flows) {
+			f.flows = append(f.flows, make([]flow, flowChunk))
+		}
+		f.nflows++
 	}
-	fl := &f.flows[id]
-	fl.route = f.topo.Route(a, b, f.hash(a, b), fl.route[:0])
-	lat := f.routeLatency(fl.route)
+	fl := f.flow(id)
+	fl.path = f.topo.Route(a, b, f.hash(a, b), fl.path[:0])
+	hops := len(fl.path)
+	fl.path = slices.Grow(fl.path, hops)[:2*hops] // room for pos
+	lat := f.routeLatency(fl.route())
 	fl.remaining, fl.rate, fl.token, fl.sharing = float64(n), 0, token, false
 	fl.bound = math.Inf(1)
 	if f.params.TCPGamma > 0 && lat > 0 {
@@ -169,8 +186,8 @@ func (f *FlowNet) Send(at Duration, a, b int64, n int64, token int32) {
 	f.pending.set(id, fl.at, fl.seq)
 	f.stats.Messages++
 	f.stats.Bytes += n
-	f.stats.Hops += int64(len(fl.route) - 2)
-	for _, l := range fl.route {
+	f.stats.Hops += int64(hops - 2)
+	for _, l := range fl.route() {
 		f.links[l].bytes += n
 	}
 }
@@ -194,29 +211,31 @@ func (f *FlowNet) Step(now Duration, done func(token int32)) {
 	f.later = f.later[:0]
 	for len(f.pending.items) > 0 && f.pending.items[0].at <= now+f.params.Precision {
 		id := f.pending.pop()
-		fl := &f.flows[id]
+		fl := f.flow(id)
 		if !fl.sharing && fl.at > now {
 			f.later = append(f.later, id) // only ends are brought forward
 			continue
 		}
 		if !fl.sharing && fl.remaining > 0 {
 			fl.sharing, fl.last = true, fl.at
-			fl.pos = fl.pos[:0]
-			for _, l := range fl.route {
+			pos := fl.pos()
+			for i, l := range fl.route() {
 				lk := &f.links[l]
-				fl.pos = append(fl.pos, int32(len(lk.flows)))
+				pos[i] = int32(len(lk.flows))
 				lk.flows = append(lk.flows, id)
 				f.changed = append(f.changed, l)
 			}
 			continue
 		}
 		if fl.sharing {
-			for i, l := range fl.route {
+			pos := fl.pos()
+			for i, l := range fl.route() {
 				lk := &f.links[l]
 				last := len(lk.flows) - 1
 				moved := lk.flows[last]
-				lk.flows[fl.pos[i]] = moved
-				f.flows[moved].pos[slices.Index(f.flows[moved].route, l)] = fl.pos[i]
+				lk.flows[pos[i]] = moved
+				m := f.flow(moved)
+				m.pos()[slices.Index(m.route(), l)] = pos[i]
 				lk.flows = lk.flows[:last]
 				f.changed = append(f.changed, l)
 			}
@@ -226,7 +245,7 @@ func (f *FlowNet) Step(now Duration, done func(token int32)) {
 		f.free = append(f.free, id)
 	}
 	for _, id := range f.later {
-		f.pending.set(id, f.flows[id].at, f.flows[id].seq)
+		f.pending.set(id, f.flow(id).at, f.flow(id).seq)
 	}
 	f.refill(now)
 	for _, tok := range f.done {
@@ -259,13 +278,13 @@ func (f *FlowNet) component(l int32) {
 	f.compL = append(f.compL, l)
 	for i := 0; i < len(f.compL); i++ {
 		for _, id := range f.links[f.compL[i]].flows {
-			fl := &f.flows[id]
+			fl := f.flow(id)
 			if fl.mark == f.epoch {
 				continue
 			}
 			fl.mark = f.epoch
 			f.compF = append(f.compF, id)
-			for _, l2 := range fl.route {
+			for _, l2 := range fl.route() {
 				if lk := &f.links[l2]; lk.mark != f.epoch {
 					lk.mark = f.epoch
 					f.compL = append(f.compL, l2)
@@ -279,16 +298,16 @@ func (f *FlowNet) component(l int32) {
 // progressive filling and reschedules their ends.
 func (f *FlowNet) maxMin(now Duration) {
 	for _, id := range f.compF {
-		fl := &f.flows[id]
+		fl := f.flow(id)
 		fl.remaining = max(fl.remaining-fl.rate*float64(now-fl.last), 0)
 		fl.last = now
 	}
 	if len(f.compF) == 1 {
 		// The common case: a flow alone on its links goes at the
 		// slowest of them, or its bound.
-		fl := &f.flows[f.compF[0]]
+		fl := f.flow(f.compF[0])
 		fl.rate = fl.bound
-		for _, l := range fl.route {
+		for _, l := range fl.route() {
 			fl.rate = min(fl.rate, f.bw[f.class(l)])
 		}
 		f.reschedule(now)
@@ -310,7 +329,7 @@ func (f *FlowNet) maxMin(now Duration) {
 	if f.params.TCPGamma > 0 {
 		bounded = append(bounded, f.compF...)
 		slices.SortFunc(bounded, func(a, b int32) int {
-			if c := cmpFloat(f.flows[a].bound, f.flows[b].bound); c != 0 {
+			if c := cmpFloat(f.flow(a).bound, f.flow(b).bound); c != 0 {
 				return c
 			}
 			return int(a - b)
@@ -318,9 +337,9 @@ func (f *FlowNet) maxMin(now Duration) {
 		f.bounded = bounded
 	}
 	fix := func(id int32, rate float64) {
-		fl := &f.flows[id]
+		fl := f.flow(id)
 		fl.rate, fl.fixed = rate, f.epoch
-		for _, l := range fl.route {
+		for _, l := range fl.route() {
 			lk := &f.links[l]
 			lk.residual = max(lk.residual-rate, 0)
 			lk.unfixed--
@@ -330,9 +349,9 @@ func (f *FlowNet) maxMin(now Duration) {
 	for len(f.fill.items) > 0 {
 		l, share := f.fill.items[0].link, f.fill.items[0].share
 		if len(bounded) > 0 {
-			if id := bounded[0]; f.flows[id].fixed == f.epoch || f.flows[id].bound <= share {
-				if f.flows[id].fixed != f.epoch {
-					fix(id, f.flows[id].bound)
+			if id := bounded[0]; f.flow(id).fixed == f.epoch || f.flow(id).bound <= share {
+				if f.flow(id).fixed != f.epoch {
+					fix(id, f.flow(id).bound)
 				}
 				bounded = bounded[1:]
 				continue
@@ -340,7 +359,7 @@ func (f *FlowNet) maxMin(now Duration) {
 		}
 		f.fill.pop()
 		for _, id := range f.links[l].flows {
-			if f.flows[id].fixed != f.epoch {
+			if f.flow(id).fixed != f.epoch {
 				fix(id, share)
 			}
 		}
@@ -351,7 +370,7 @@ func (f *FlowNet) maxMin(now Duration) {
 // reschedule sets when each of the component's flows ends at its new rate.
 func (f *FlowNet) reschedule(now Duration) {
 	for _, id := range f.compF {
-		fl := &f.flows[id]
+		fl := f.flow(id)
 		d := Duration(0)
 		if fl.rate > 0 {
 			d = Duration(math.Ceil(fl.remaining / fl.rate))
