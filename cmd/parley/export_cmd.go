@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/parley-hpc/parley/codegen/sgplatform"
 	"github.com/parley-hpc/parley/codegen/tit"
 	"github.com/parley-hpc/parley/interp"
 	"github.com/parley-hpc/parley/netmodel"
@@ -18,8 +19,8 @@ import (
 func init() {
 	register(&command{
 		name:     "export",
-		args:     "--format tit PROG [--tasks N] -o DIR [--platform P] [--seed S] [-- program options]",
-		summary:  "write a program's run as traces for other simulators (SimGrid)",
+		args:     "--format tit PROG [--tasks N] -o DIR [--platform P] [--seed S] [-- program options] | --format simgrid-platform --platform P -o FILE",
+		summary:  "write a program's run as traces, or a platform, for other simulators (SimGrid)",
 		progArgs: true,
 		argExts:  programExts,
 		values:   map[string][]string{"format": exportFormatNames()},
@@ -38,6 +39,7 @@ func init() {
 // exportFormats are the formats export writes, with what each is for.
 var exportFormats = []struct{ name, what string }{
 	{"tit", "SimGrid time-independent traces, for smpirun -replay"},
+	{"simgrid-platform", "the platform (--platform) as a SimGrid platform file, for smpirun -platform"},
 }
 
 // tit.Writer is what the interpreter reports to.
@@ -59,7 +61,16 @@ type exportOptions struct {
 }
 
 const exportHelp = `
-Runs PROG for N tasks as "parley run" does and writes what each task
+With --format simgrid-platform, writes the platform (--platform, a flow
+platform on a star or a fat tree with one task per node) as a SimGrid
+platform file to -o FILE.xml, no program needed:
+  parley export --format simgrid-platform --platform star-edr -o star.xml
+SimGrid numbers a cluster's hosts in name order (node-0, node-1, node-10,
+...): replay with a hostfile listing node-0 to node-(N-1) one a line
+(smpirun -hostfile) so that rank r runs on node r as in Parley, and with
+--cfg=network/model:LV08 to compare with factors = "simgrid".
+
+Otherwise, runs PROG for N tasks as "parley run" does and writes what each task
 issues, in order, as traces another simulator can replay. Formats:
   tit  SimGrid time-independent traces (TIT), one file per rank
        DIR/BASE-R.tit and an index DIR/BASE.tit, BASE being PROG's name
@@ -115,6 +126,8 @@ func runExport(e *env, inv *invocation) int {
 		return usageErr("--format is required (known formats: %s)", exportFormatList())
 	case !slices.ContainsFunc(exportFormats, func(x struct{ name, what string }) bool { return x.name == o.format }):
 		return usageErr("unknown format %q (known formats: %s)", o.format, exportFormatList())
+	case o.format == "simgrid-platform":
+		return exportPlatform(e, o)
 	case len(inv.pos) == 0:
 		return usageErr("no program to export")
 	case len(inv.pos) > 1:
@@ -163,6 +176,30 @@ func runExport(e *env, inv *invocation) int {
 		fmt.Fprintf(e.stderr, "parley export: the run did not end cleanly; the traces hold what each task issued up to then\n")
 	}
 	return code
+}
+
+// exportPlatform writes the platform as SimGrid XML to -o (a file, or "-"
+// for standard output).
+func exportPlatform(e *env, o *exportOptions) int {
+	if o.out == "" {
+		fmt.Fprintln(e.stderr, "parley export: -o FILE.xml is required (- for standard output)")
+		return 2
+	}
+	plat, err := netmodel.Resolve(o.sim.platform)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "parley export: %v\n", err)
+		return 2
+	}
+	var buf strings.Builder
+	if err := sgplatform.Write(&buf, plat); err != nil {
+		fmt.Fprintf(e.stderr, "parley export: %s: %v\n", plat.Source, err)
+		return 2
+	}
+	if err := writeOutput(e, o.out, []byte(buf.String())); err != nil {
+		fmt.Fprintf(e.stderr, "parley export: %v\n", err)
+		return 1
+	}
+	return 0
 }
 
 // writeExportSummary says what was written and how to replay it.
