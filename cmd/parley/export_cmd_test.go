@@ -352,8 +352,10 @@ func TestExportUsage(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"ring.parley", "-o", dir}, "--format is required (known formats: tit)"},
-		{[]string{"--format", "otf2", "ring.parley", "-o", dir}, `unknown format "otf2" (known formats: tit)`},
+		{[]string{"ring.parley", "-o", dir}, "--format is required (known formats: tit, simgrid-platform)"},
+		{[]string{"--format", "otf2", "ring.parley", "-o", dir}, `unknown format "otf2" (known formats: tit, simgrid-platform)`},
+		{[]string{"--format", "simgrid-platform", "--platform", "star-edr"}, "-o FILE.xml is required"},
+		{[]string{"--format", "simgrid-platform", "--platform", "nowhere", "-o", "-"}, "nowhere"},
 		{[]string{"--format", "tit", "ring.parley"}, "-o DIR is required"},
 		{[]string{"--format", "tit", "-o", dir}, "no program"},
 		{[]string{"--format", "tit", "-o", dir, "ring.parley", "--tasks", "0"}, "at least 1"},
