@@ -163,8 +163,8 @@ func (s *Sim) networkStats(predicted Time) *NetworkStats {
 	if st.Messages > 0 {
 		ns.AvgHops = float64(st.Hops) / float64(st.Messages)
 	}
-	// Name only the busiest links: naming every one costs more than the
-	// run's peak memory on a large topology.
+	// Name only the busiest links: names for every link of a large
+	// topology would raise the run's peak memory.
 	bytes := s.net.fn.LinkBytes()
 	order := make([]int32, 0, busiestLinks+1)
 	for i, b := range bytes {
