@@ -2,10 +2,13 @@ package main
 
 import (
 	"encoding/json"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/parley-hpc/parley/examples"
 )
 
 // TestRunDefault is the README's first command: the embedded halo exchange
@@ -156,5 +159,20 @@ memory_bandwidth = "1GB/s"
 	code, _, errOut = parley(t, "", "run", "--links", filepath.Join(dir, "l.csv"))
 	if code != 2 || !strings.Contains(errOut, "--links: per-link figures need a platform with a network topology") {
 		t.Errorf("--links on loggp: %d %q", code, errOut)
+	}
+}
+
+// TestRunExamplesFlow runs every example on a flow preset: each finishes
+// cleanly (the deadlock example excepted) and reports its network.
+func TestRunExamplesFlow(t *testing.T) {
+	names, _ := fs.Glob(examples.FS, "*.parley")
+	for _, name := range names {
+		if name == "deadlock-ring.parley" {
+			continue
+		}
+		code, out, errOut := parley(t, "", "run", name, "--platform", "star-edr", "--show", "0")
+		if code != 0 || !strings.Contains(out, "Network: flow model on a star of 648 nodes") {
+			t.Errorf("%s: %d %q\n%s", name, code, errOut, out)
+		}
 	}
 }
