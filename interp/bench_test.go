@@ -17,8 +17,23 @@ func halo3d(b testing.TB, side int64, steps int) *interp.Result {
 	return halo3dWith(b, side, steps, nil)
 }
 
+// halo3dOn runs halo3d on plat.
+func halo3dOn(b testing.TB, plat *netmodel.Platform, side int64, steps int) *interp.Result {
+	return halo3dPlat(b, plat, side, steps, nil)
+}
+
 // halo3dWith runs halo3d with its source edited by edit.
 func halo3dWith(b testing.TB, side int64, steps int, edit func(string) string) *interp.Result {
+	b.Helper()
+	plat, err := netmodel.Preset(netmodel.DefaultPlatform)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return halo3dPlat(b, plat, side, steps, edit)
+}
+
+// halo3dPlat runs halo3d on plat with its source edited by edit, if set.
+func halo3dPlat(b testing.TB, plat *netmodel.Platform, side int64, steps int, edit func(string) string) *interp.Result {
 	b.Helper()
 	src, err := fs.ReadFile(examples.FS, "halo3d.parley")
 	if err != nil {
@@ -26,10 +41,6 @@ func halo3dWith(b testing.TB, side int64, steps int, edit func(string) string) *
 	}
 	if edit != nil {
 		src = []byte(edit(string(src)))
-	}
-	plat, err := netmodel.Preset(netmodel.DefaultPlatform)
-	if err != nil {
-		b.Fatal(err)
 	}
 	p := build(b, "halo3d.parley", string(src))
 	s := strconv.FormatInt(side, 10)
@@ -79,6 +90,64 @@ func BenchmarkJitteredHalo3D4096(b *testing.B) {
 func BenchmarkHalo3DMillion(b *testing.B) {
 	peak := peakHeap(b, func() { halo3d(b, 100, 1) })
 	b.ReportMetric(float64(peak)/1e6, "peak-heap-bytes/task")
+}
+
+// flowTorus is ib-edr's CPU costs on a 16x16x16 torus of 12 GB/s links,
+// priced by the flow model.
+const flowTorus = `name = "torus16"
+[network]
+model = "flow"
+o = "0.2us"
+g = "0.1us"
+S = "16KiB"
+[network.topology]
+kind = "torus"
+dims = [16, 16, 16]
+bandwidth = "12GB/s"
+latency = "0.1us"
+host_latency = "0.35us"
+[machine]
+[[machine.nodes]]
+name = "skylake"
+flops = "2TF/s"
+memory_bandwidth = "200GB/s"
+`
+
+// BenchmarkNetworkModels runs the 4,096-task halo of BenchmarkHalo3D4096
+// (two steps) under loggp (ib-edr) and under the flow model on a torus,
+// reporting simulated messages (the program's and the collectives') per
+// second of wall time and the peak heap per task, so that the models
+// compare in one run (a fat tree is far slower: see docs/networks.md):
+//
+//	go test ./interp -run '^$' -bench NetworkModels -benchtime 2x -cpu 1
+func BenchmarkNetworkModels(b *testing.B) {
+	torus, err := netmodel.Parse([]byte(flowTorus), "torus16.toml")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		plat func() (*netmodel.Platform, error)
+	}{
+		{"loggp", func() (*netmodel.Platform, error) { return netmodel.Preset(netmodel.DefaultPlatform) }},
+		{"flow-torus", func() (*netmodel.Platform, error) { return torus, nil }},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			plat, err := c.plat()
+			if err != nil {
+				b.Fatal(err)
+			}
+			var msgs int64
+			peak := peakHeap(b, func() {
+				res := halo3dOn(b, plat, 16, 2)
+				for i := range res.Tasks {
+					msgs += res.Tasks[i].MsgsSent + res.Tasks[i].CollMsgs/2
+				}
+			})
+			b.ReportMetric(float64(msgs)/b.Elapsed().Seconds(), "msgs/s")
+			b.ReportMetric(float64(peak)/4096, "peak-heap-bytes/task")
+		})
+	}
 }
 
 // BenchmarkManyOutstanding measures matching with a million operations

@@ -11,6 +11,7 @@ import (
 	"github.com/parley-hpc/parley/ir"
 	"github.com/parley-hpc/parley/lang"
 	"github.com/parley-hpc/parley/logfile"
+	"github.com/parley-hpc/parley/netmodel"
 )
 
 // taskLog is what one task has logged: a table per top-level statement,
@@ -149,10 +150,15 @@ func (t *task) endTable() {
 // program ran, how, and that its times are predictions.
 func (s *Sim) logHeader(rank int) []logfile.KV {
 	p := s.plat
+	timing := fmt.Sprintf("predicted by the loggp network model (LogGOPS L=%s o=%s g=%s G=%.4g GB/s O=%.4g GB/s S=%d bytes)",
+		p.Network.Latency, p.Network.Overhead, p.Network.Gap, p.Network.ByteGap.Bandwidth()/1e9, p.Network.ByteOverhead.Bandwidth()/1e9, p.Network.Eager)
+	if p.Model == netmodel.FlowModel {
+		timing = fmt.Sprintf("predicted by the flow network model on a %v (o=%s g=%s O=%.4g GB/s S=%d bytes; link latency factor %g, bandwidth factor %g)",
+			p.Topology, p.Network.Overhead, p.Network.Gap, p.Network.ByteOverhead.Bandwidth()/1e9, p.Network.Eager, p.Flow.LatencyFactor, p.Flow.BandwidthFactor)
+	}
 	kv := []logfile.KV{
 		{Key: "coNCePTuaL backend", Value: "parley interpreter (predicted times, not measured)"},
-		{Key: "Timing", Value: fmt.Sprintf("predicted by the loggp network model (LogGOPS L=%s o=%s g=%s G=%.4g GB/s O=%.4g GB/s S=%d bytes)",
-			p.Network.Latency, p.Network.Overhead, p.Network.Gap, p.Network.ByteGap.Bandwidth()/1e9, p.Network.ByteOverhead.Bandwidth()/1e9, p.Network.Eager)},
+		{Key: "Timing", Value: timing},
 		{Key: "Platform", Value: fmt.Sprintf("%s (%s)", p.Name, p.Source)},
 		{Key: "Number of tasks", Value: strconv.FormatInt(s.g.NumTasks, 10)},
 		{Key: "Rank (0<=P<tasks)", Value: strconv.Itoa(rank)},
@@ -184,6 +190,9 @@ func (s *Sim) runID() string {
 	p := s.plat
 	fmt.Fprintf(h, "%q %q %d %d %v\n", s.prog.Lang.File, s.prog.Lang.Source, s.g.NumTasks, s.g.Seed, s.g.Params)
 	fmt.Fprintf(h, "%q %q %v %v %v\n", p.Name, p.Source, p.Network, p.Machine, p.Collectives)
+	if p.Topology != nil {
+		fmt.Fprintf(h, "%v %+v %+v\n", p.Model, *p.Topology, p.Flow)
+	}
 	if p.Intra != nil {
 		fmt.Fprintf(h, "%v\n", *p.Intra)
 	}

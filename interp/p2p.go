@@ -133,7 +133,9 @@ func (s *Sim) send(t *task, dst int32, bytes int64, tag int32, counted bool, mod
 	if s.tl != nil {
 		s.recordSend(t, id, s.now, t.cpuFree, stmt)
 	}
-	s.schedule(s.now+link.Overhead+link.Latency, makeEvent(evArrive, id))
+	if at := s.now + link.Overhead; s.net == nil || m.rendezvous || !s.netSend(at, id, link) {
+		s.schedule(at+s.latency(link, t.id, dst), makeEvent(evArrive, id))
+	}
 	if counted {
 		t.cnt.msgsSent++
 		t.cnt.bytesSent += bytes
@@ -163,7 +165,7 @@ func (s *Sim) postRecv(t *task, req int32) (pending bool, doneAt Time) {
 		// A waiting rendezvous request: clear it to send; the receive
 		// completes when the data arrives.
 		m.recv = req + 1
-		s.schedule(s.now+s.msgLink(m).Latency, makeEvent(evCTS, id))
+		s.schedule(s.now+s.latency(s.msgLink(m), m.dst, m.src), makeEvent(evCTS, id))
 		if r.mode == modeAsync {
 			t.asyncPending++
 		}
@@ -184,7 +186,7 @@ func (s *Sim) arrive(id int32) {
 		// A request costs the receiver nothing; it waits for a receive.
 		if req := r.posted.take(m.src, m.tag, s.reqKey); req >= 0 {
 			m.recv = req + 1
-			s.schedule(s.now+s.msgLink(m).Latency, makeEvent(evCTS, id))
+			s.schedule(s.now+s.latency(s.msgLink(m), m.dst, m.src), makeEvent(evCTS, id))
 			return
 		}
 		m.readyAt = s.now
@@ -319,8 +321,12 @@ func (s *Sim) clearToSend(id int32) {
 		// things, or waits.
 		s.recordSend(t, id, s.now, t.cpuFree, m.stmt)
 	}
-	s.schedule(s.now+link.Latency, makeEvent(evData, id))
-	s.notify(t, m.sendMode, s.now+max(cpu, wire))
+	if s.net == nil || !s.netSend(s.now, id, link) {
+		s.schedule(s.now+link.Latency, makeEvent(evData, id))
+		s.notify(t, m.sendMode, s.now+max(cpu, wire))
+	} else {
+		m.readyAt = s.now + cpu // for flowDone
+	}
 	s.wakeOutbox(t)
 }
 

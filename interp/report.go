@@ -20,6 +20,7 @@ type Result struct {
 	Events    int64
 	Tasks     []TaskStats
 	Problems  []Problem
+	Network   *NetworkStats // the flow model's figures; nil under loggp
 	// Collectives says which algorithm carried out each statement's
 	// collective calls, in source order.
 	Collectives []CollectiveUse
@@ -106,6 +107,7 @@ func (s *Sim) result() *Result {
 			},
 		}
 	}
+	r.Network = s.networkStats(r.Predicted)
 	return r
 }
 
@@ -208,6 +210,9 @@ func (r *Result) WriteSummary(w io.Writer, show int) {
 		cbytes += r.Tasks[i].CollBytes
 	}
 	fmt.Fprintf(w, "Messages: %d point-to-point (%d bytes); %d inside collectives (%d bytes, counted at both ends)\n", msgs, bytes, cmsgs, cbytes)
+	if r.Network != nil {
+		r.Network.writeSummary(w)
+	}
 	if show > 0 && len(r.Tasks) > 0 {
 		order := make([]int, len(r.Tasks))
 		for i := range order {
@@ -291,6 +296,7 @@ func (r *Result) WriteJSON(w io.Writer) error {
 		Splits    map[string]jsonSplit `json:"splits"`
 		Tasks     []jsonTask           `json:"per_task,omitempty"`
 		Problems  []map[string]any     `json:"problems"`
+		Network   any                  `json:"network"`
 	}{Program: r.Program, Platform: r.Platform, NumTasks: r.NumTasks, Seed: r.Seed,
 		Status: r.Status.String(), Partial: r.Partial(), Headline: r.Headline(), Predicted: r.Predicted.Micros(), Events: r.Events,
 		Splits: map[string]jsonSplit{
@@ -300,6 +306,7 @@ func (r *Result) WriteJSON(w io.Writer) error {
 			"finish":        js(split(r.Tasks, func(t *TaskStats) Time { return t.Finish })),
 		},
 		Problems: []map[string]any{},
+		Network:  r.Network.json(),
 	}
 	if len(r.Tasks) <= MaxJSONTasks {
 		for i := range r.Tasks {

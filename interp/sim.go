@@ -122,6 +122,7 @@ type Sim struct {
 	collPool []*collState
 	everyone *group // the group of all tasks
 	planner  netmodel.Planner
+	net      *netState // the flow model's network; nil under loggp
 
 	patterns patternCache
 	collUse  map[collUseKey]*CollectiveUse // the algorithms collectives ran with
@@ -178,6 +179,9 @@ func New(p *ir.Program, opts Options) (*Sim, error) {
 	s.maxBytes = s.plat.Network.MaxBytes()
 	if s.plat.Intra != nil {
 		s.maxBytes = min(s.maxBytes, s.plat.Intra.MaxBytes())
+	}
+	if err := s.initNet(); err != nil {
+		return nil, err
 	}
 	s.patterns.init(p)
 	if opts.Timeline {
@@ -265,7 +269,11 @@ func (s *Sim) run() {
 		case evResume:
 			s.step(&s.tasks[id])
 		case evArrive:
-			s.arrive(id)
+			if id == netWake {
+				s.netStep()
+			} else {
+				s.arrive(id)
+			}
 		case evCTS:
 			s.clearToSend(id)
 		case evData:
@@ -356,9 +364,14 @@ func (s *Sim) clockOverflow(e event) {
 		case t.pc < int32(len(s.code)):
 			st = ref(s.code[t.pc].stmt)
 		}
-	} else {
+	} else if e.id() != netWake {
 		m := s.msgs.at(e.id())
 		t, st = &s.tasks[m.src], m.stmt
+	} else {
+		s.problem(Problem{Kind: "runtime", Task: -1,
+			Msg: fmt.Sprintf("simulated time overflows: a message's flow would take the run past %s (is a link's bandwidth far too low?)", maxTimeText)})
+		s.fatal = true
+		return
 	}
 	s.problem(Problem{Kind: "runtime", Task: int64(t.id), Span: s.span(st),
 		Msg: fmt.Sprintf("task %d: simulated time overflows: the run goes past %s", t.id, maxTimeText)})

@@ -1,10 +1,13 @@
 // Package netmodel owns the models that price what a Parley program does:
-// the network models (LogGOPS for now: L, o, g, G, O, S), the machine model
-// (flop rate, memory bandwidth and speed per node, heterogeneous node lists,
-// tasks per node), platform files in TOML with their presets, and the
-// collective algorithms (binomial trees, recursive doubling, ring,
-// Rabenseifner, Bruck, pairwise, dissemination) that expand MPI
-// collectives into point-to-point steps, chosen as MPICH chooses them.
+// the network models (LogGOPS: L, o, g, G, O, S; and the flow model,
+// FlowNet, which shares the links of a topology by max-min fairness), the
+// topologies and their routing (star, torus, fat tree, dragonfly), the
+// machine model (flop rate, memory bandwidth and speed per node,
+// heterogeneous node lists, tasks per node), platform files in TOML with
+// their presets, and the collective algorithms (binomial trees, recursive
+// doubling, ring, Rabenseifner, Bruck, pairwise, dissemination) that
+// expand MPI collectives into point-to-point steps, chosen as MPICH
+// chooses them.
 //
 // Times are integer picoseconds (Duration) so that simulations are exact
 // and deterministic; per-byte costs are integer femtoseconds per byte.

@@ -28,5 +28,21 @@ func FuzzParse(f *testing.F) {
 		p.LinkTo(0, 1, 2).OneWay(1000)
 		p.Machine.Work(0, 2, 1e9, 1e9)
 		p.Machine.ComputeFor(1, 2, 5)
+		// A topology small enough to build routes and carries flows.
+		if t := p.Topology; t != nil && t.LinkCount() < 1<<16 {
+			n := t.NodeCount()
+			f := NewFlowNet(p, 1)
+			if n > 1 {
+				f.Send(0, 0, n-1, 1000, 0)
+				f.Send(0, n-1, 0, 0, 1)
+			}
+			for {
+				at, ok := f.Next()
+				if !ok {
+					break
+				}
+				f.Step(at, func(int32) {})
+			}
+		}
 	})
 }

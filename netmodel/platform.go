@@ -11,7 +11,7 @@ package netmodel
 //	description = "..."            # optional
 //
 //	[network]                      # required: between tasks on different nodes
-//	model = "loggp"                # required; the only model so far
+//	model = "loggp"                # required: "loggp" or "flow"
 //	L = "1.0us"                    # required: latency
 //	o = "0.25us"                   # required: CPU overhead per message
 //	g = "0.1us"                    # required: gap between messages
@@ -40,6 +40,11 @@ package netmodel
 //	[collectives]                  # optional: algorithm per operation
 //	allreduce = "ring"
 //
+// Under model = "flow", L and G are not allowed: [network.topology] gives
+// the links (see topology.go), and the network table may also set factors
+// ("simgrid" or "none"), latency_factor, bandwidth_factor, tcp_gamma and
+// precision (see FlowParams).
+//
 // Errors name the file and the field, e.g. `ib-edr.toml: network.L: "1.5
 // parsecs" is not a duration (use us, ns, ms or s)`; TOML syntax errors
 // name the line instead. Unknown keys are errors. The presets are files in
@@ -50,6 +55,7 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
+	"math"
 	"os"
 	"path"
 	"slices"
@@ -204,6 +210,9 @@ func (p *Platform) Validate() error {
 	if err := p.Machine.Validate(); err != nil {
 		return err
 	}
+	if err := p.validateFlow(); err != nil {
+		return err
+	}
 	for _, op := range slices.Sorted(maps.Keys(p.Collectives)) {
 		switch {
 		case op < 0 || op >= numOps:
@@ -241,6 +250,57 @@ func validateLink(path string, l *LogGP) error {
 	return nil
 }
 
+// validateFlow checks the flow model's topology and options, and that a
+// loggp platform has neither.
+func (p *Platform) validateFlow() error {
+	if p.Model != FlowModel {
+		if p.Topology != nil {
+			return fieldError("network.topology", errors.New(`only the flow model uses a topology; set network.model = "flow"`))
+		}
+		return nil
+	}
+	if p.Topology == nil {
+		return fieldError("network.topology", errors.New("missing; the flow model needs a topology"))
+	}
+	if p.Network.Latency != 0 || p.Network.ByteGap != 0 {
+		return fieldError("network.L", errors.New("the flow model takes latency and bandwidth from network.topology; L and G must be 0"))
+	}
+	if err := p.Topology.Validate(); err != nil {
+		return err
+	}
+	f := &p.Flow
+	for _, x := range []struct {
+		key string
+		v   float64
+	}{{"network.latency_factor", f.LatencyFactor}, {"network.bandwidth_factor", f.BandwidthFactor}} {
+		if !isPositive(x.v) || x.v > 1e6 {
+			return fieldError(x.key, fmt.Errorf("%g is not a positive factor", x.v))
+		}
+	}
+	if f.TCPGamma < 0 {
+		return fieldError("network.tcp_gamma", fmt.Errorf("%d is negative", f.TCPGamma))
+	}
+	if f.Precision < 0 || f.Precision > Second {
+		return fieldError("network.precision", fmt.Errorf("%v is not between 0 and 1s", f.Precision))
+	}
+	return nil
+}
+
+// CheckTasks reports whether numTasks tasks fit the platform's topology:
+// the nodes they occupy under the machine's tasks per node must exist.
+func (p *Platform) CheckTasks(numTasks int64) error {
+	if p.Topology == nil {
+		return nil
+	}
+	need, have := p.Machine.NodeCount(numTasks), p.Topology.NodeCount()
+	if need <= have {
+		return nil
+	}
+	return &PlatformError{Source: p.Source, Field: "network.topology", Err: fmt.Errorf(
+		"%d tasks at %d per node (machine.tasks_per_node) need %d nodes, but the %v has %d; run fewer tasks, raise tasks_per_node or enlarge the topology",
+		numTasks, p.Machine.TasksPerNode, need, p.Topology.Kind, have)}
+}
+
 // LinkTo returns the parameters of messages between tasks a and b of
 // numTasks: Intra for tasks on one node if it is set, else Network.
 func (p *Platform) LinkTo(a, b, numTasks int64) *LogGP {
@@ -257,7 +317,32 @@ func readPlatform(top *tomlSection) *Platform {
 	top.str("description", &p.Description)
 
 	network, _ := top.table("network")
-	network.require("model", "L", "o", "g", "G")
+	network.require("model")
+	model := ""
+	network.str("model", &model)
+	switch model {
+	case "loggp", "":
+		network.require("L", "o", "g", "G")
+		if _, ok := network.m["topology"]; ok {
+			network.r.fail(network.field("topology"), errors.New(`only the flow model uses a topology; set network.model = "flow"`))
+		}
+	case "flow":
+		p.Model = FlowModel
+		p.Flow = FlowParams{LatencyFactor: 1, BandwidthFactor: 1}
+		network.require("o", "g", "topology")
+		// The topology's links carry the bytes: a flow has no L or G.
+		for _, key := range []string{"L", "G"} {
+			if _, ok := network.m[key]; ok {
+				network.r.fail(network.field(key), errors.New("the flow model takes latency and bandwidth from network.topology; remove it"))
+			}
+		}
+		readFlowParams(network, &p.Flow)
+		if topo, ok := network.table("topology"); ok {
+			p.Topology = readTopology(topo)
+		}
+	default:
+		network.r.fail(network.field("model"), fmt.Errorf("%q is not a network model (use \"loggp\" or \"flow\")", model))
+	}
 	readLink(network, &p.Network)
 	if intra, ok := network.table("intra"); ok {
 		link := p.Network
@@ -276,13 +361,40 @@ func readPlatform(top *tomlSection) *Platform {
 	return p
 }
 
+// readFlowParams reads the flow model's options from the network table:
+// factors = "simgrid" or "none", then latency_factor, bandwidth_factor and
+// tcp_gamma, each overriding what factors set.
+func readFlowParams(s *tomlSection, f *FlowParams) {
+	factors := "none"
+	s.str("factors", &factors)
+	switch factors {
+	case "none":
+	case "simgrid":
+		*f = SimGridFactors
+	default:
+		s.r.fail(s.field("factors"), fmt.Errorf("%q is not a set of factors (use \"simgrid\" or \"none\")", factors))
+	}
+	s.number("latency_factor", &f.LatencyFactor)
+	s.number("bandwidth_factor", &f.BandwidthFactor)
+	quantity(s, "tcp_gamma", ParseSize, &f.TCPGamma)
+	quantity(s, "precision", ParseDuration, &f.Precision)
+}
+
+// SimGridFactors are the flow options of SimGrid's default network model,
+// LV08 (network/latency-factor, network/bandwidth-factor and
+// network/TCP-gamma in SimGrid's configuration).
+var SimGridFactors = FlowParams{LatencyFactor: 13.01, BandwidthFactor: 0.97, TCPGamma: 4194304}
+
 // readLink reads the LogGOPS parameters of a network table into l, leaving
-// those the table lacks as they are.
+// those the table lacks as they are. A [network.intra] table may name its
+// model, which must be loggp: tasks on one node share no links.
 func readLink(s *tomlSection, l *LogGP) {
-	model := "loggp"
-	s.str("model", &model)
-	if model != "loggp" {
-		s.r.fail(s.field("model"), fmt.Errorf("%q is not a network model (the only one is \"loggp\")", model))
+	if s.path != "network" {
+		model := "loggp"
+		s.str("model", &model)
+		if model != "loggp" {
+			s.r.fail(s.field("model"), fmt.Errorf("%q: between tasks on one node the only model is \"loggp\"", model))
+		}
 	}
 	quantity(s, "L", ParseDuration, &l.Latency)
 	quantity(s, "o", ParseDuration, &l.Overhead)
@@ -465,6 +577,26 @@ func (s *tomlSection) table(key string) (*tomlSection, bool) {
 		s.wrongType(key, "a table", v)
 	}
 	return s.r.section(s.field(key), nil), false
+}
+
+// ints reads an array of integers.
+func (s *tomlSection) ints(key string, dst *[]int) {
+	switch v := s.get(key).(type) {
+	case nil:
+	case []any:
+		out := make([]int, len(v))
+		for i, e := range v {
+			n, ok := e.(int64)
+			if !ok || n < math.MinInt32 || n > math.MaxInt32 {
+				s.r.fail(fmt.Sprintf("%s[%d]", s.field(key), i), fmt.Errorf("must be an integer, not %s", tomlTypeName(e)))
+				return
+			}
+			out[i] = int(n)
+		}
+		*dst = out
+	default:
+		s.wrongType(key, "an array of integers", v)
+	}
 }
 
 // tables returns the array of tables under key.

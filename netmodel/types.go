@@ -7,7 +7,14 @@ type Platform struct {
 	Description string
 	Network     LogGP  // between tasks on different nodes
 	Intra       *LogGP // between tasks on the same node; nil: as Network
-	Machine     Machine
+	// Model is the network model of messages between nodes. Under Flow,
+	// Network's L and G are 0: the topology's links give the latency and
+	// the bandwidth, and Network keeps the CPU overheads, the gap and the
+	// eager limit.
+	Model    Model
+	Topology *Topology // the links between nodes; nil unless Model is Flow
+	Flow     FlowParams
+	Machine  Machine
 	// Collectives overrides the automatic choice of algorithm per operation.
 	Collectives map[Op]Algorithm
 	// Source says where the platform came from: a file name or "preset NAME".
@@ -23,6 +30,37 @@ type LogGP struct {
 	ByteGap      PerByte  // G: NIC time per byte (inverse bandwidth)
 	ByteOverhead PerByte  // O: CPU time per byte
 	Eager        int64    // S: messages of at most this many bytes go eagerly; larger ones use rendezvous
+}
+
+// Model is a network model.
+type Model uint8
+
+// Network models.
+const (
+	// LogGPModel prices each message by LogGOPS alone: no contention.
+	LogGPModel Model = iota
+	// FlowModel sends each message as a flow over its route in the
+	// topology, sharing links by max-min fairness.
+	FlowModel
+)
+
+var modelNames = [...]string{LogGPModel: "loggp", FlowModel: "flow"}
+
+func (m Model) String() string { return modelNames[m] }
+
+// FlowParams adjust the flow model. SimGrid's default network model
+// (LV08, Velho and Legrand 2009) multiplies a route's latency by 13.01 and
+// each link's bandwidth by 0.97, and bounds a flow's rate by its TCP
+// window, 4 MiB, over twice the route's latency; "factors = simgrid" sets
+// all three, so that Parley and SimGrid can be compared.
+type FlowParams struct {
+	LatencyFactor   float64 // multiplies route latencies; 1 by default
+	BandwidthFactor float64 // multiplies link bandwidths; 1 by default
+	TCPGamma        int64   // bytes; a flow's rate is at most TCPGamma / (2 x route latency); 0: no bound
+	// Precision lets flows due to end within it of an instant end at that
+	// instant, with the flows ending then: fewer instants, fewer refills,
+	// each flow early by at most Precision. 0 (the default) is exact.
+	Precision Duration
 }
 
 // Mapping places tasks on nodes.

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/parley-hpc/parley/codegen/ncptl"
+	"github.com/parley-hpc/parley/codegen/sgplatform"
 	"github.com/parley-hpc/parley/codegen/tit"
 	"github.com/parley-hpc/parley/interp"
 	"github.com/parley-hpc/parley/lang"
@@ -21,8 +22,8 @@ import (
 func init() {
 	register(&command{
 		name:     "export",
-		args:     "--format tit PROG [--tasks N] -o DIR [--platform P] [--seed S] [-- program options] | --format ncptl PROG [-o FILE.ncptl|-] [--platform P]",
-		summary:  "write a program's run as traces for other simulators (SimGrid), or the program as strict coNCePTuaL",
+		args:     "--format tit PROG [--tasks N] -o DIR [--platform P] [--seed S] [-- program options] | --format ncptl PROG [-o FILE.ncptl|-] [--platform P] | --format simgrid-platform --platform P -o FILE",
+		summary:  "write a program's run as traces, or a platform, for other simulators (SimGrid), or the program as strict coNCePTuaL",
 		progArgs: true,
 		argExts:  programExts,
 		values:   map[string][]string{"format": exportFormatNames()},
@@ -42,6 +43,7 @@ func init() {
 var exportFormats = []struct{ name, what string }{
 	{"tit", "SimGrid time-independent traces, for smpirun -replay"},
 	{"ncptl", "the program as strict coNCePTuaL 1.5, for coNCePTuaL's own compiler"},
+	{"simgrid-platform", "the platform (--platform) as a SimGrid platform file, for smpirun -platform"},
 }
 
 // tit.Writer is what the interpreter reports to.
@@ -66,7 +68,10 @@ const exportHelp = `
 With --format tit, runs PROG for N tasks as "parley run" does and writes
 what each task issues, in order, as traces another simulator can replay.
 With --format ncptl, writes PROG itself, without running it, as strict
-coNCePTuaL 1.5. Formats:
+coNCePTuaL 1.5. With --format simgrid-platform, writes the platform
+(--platform, a flow platform on a star or a fat tree with one task per
+node) as a SimGrid platform file to -o FILE.xml, no program needed.
+Formats:
   ncptl  PROG as text that coNCePTuaL's own compiler (lanl/coNCePTuaL
        1.5.1b, c_mpi backend) accepts, Parley's extensions lowered and
        each lowering named, with its lines, in a header comment: FLOPS
@@ -80,6 +85,13 @@ coNCePTuaL 1.5. Formats:
          parley export --format ncptl ring.parley -o ring.ncptl
          ncptl --backend=c_mpi --output=ring ring.ncptl
        -o - (the default) is standard output. See docs/export.md.
+  simgrid-platform
+       parley export --format simgrid-platform --platform star-edr -o star.xml
+       SimGrid numbers a cluster's hosts in name order (node-0, node-1,
+       node-10, ...): replay with a hostfile listing node-0 to node-(N-1)
+       one a line (smpirun -hostfile) so that rank r runs on node r as in
+       Parley, and with --cfg=network/model:LV08 to compare with
+       factors = "simgrid".
   tit  SimGrid time-independent traces (TIT), one file per rank
        DIR/BASE-R.tit and an index DIR/BASE.tit, BASE being PROG's name
        without its extension. Replay them with SimGrid's SMPI:
@@ -134,6 +146,8 @@ func runExport(e *env, inv *invocation) int {
 		return usageErr("--format is required (known formats: %s)", exportFormatList())
 	case !slices.ContainsFunc(exportFormats, func(x struct{ name, what string }) bool { return x.name == o.format }):
 		return usageErr("unknown format %q (known formats: %s)", o.format, exportFormatList())
+	case o.format == "simgrid-platform":
+		return exportPlatform(e, o)
 	case len(inv.pos) == 0:
 		return usageErr("no program to export")
 	case len(inv.pos) > 1:
@@ -184,6 +198,30 @@ func runExport(e *env, inv *invocation) int {
 		fmt.Fprintf(e.stderr, "parley export: the run did not end cleanly; the traces hold what each task issued up to then\n")
 	}
 	return code
+}
+
+// exportPlatform writes the platform as SimGrid XML to -o (a file, or "-"
+// for standard output).
+func exportPlatform(e *env, o *exportOptions) int {
+	if o.out == "" {
+		fmt.Fprintln(e.stderr, "parley export: -o FILE.xml is required (- for standard output)")
+		return 2
+	}
+	plat, err := netmodel.Resolve(o.sim.platform)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "parley export: %v\n", err)
+		return 2
+	}
+	var buf strings.Builder
+	if err := sgplatform.Write(&buf, plat); err != nil {
+		fmt.Fprintf(e.stderr, "parley export: %s: %v\n", plat.Source, err)
+		return 2
+	}
+	if err := writeOutput(e, o.out, []byte(buf.String())); err != nil {
+		fmt.Fprintf(e.stderr, "parley export: %v\n", err)
+		return 1
+	}
+	return 0
 }
 
 // writeExportSummary says what was written and how to replay it.

@@ -352,8 +352,10 @@ func TestExportUsage(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"ring.parley", "-o", dir}, "--format is required (known formats: tit, ncptl)"},
-		{[]string{"--format", "otf2", "ring.parley", "-o", dir}, `unknown format "otf2" (known formats: tit, ncptl)`},
+		{[]string{"ring.parley", "-o", dir}, "--format is required (known formats: tit, ncptl, simgrid-platform)"},
+		{[]string{"--format", "otf2", "ring.parley", "-o", dir}, `unknown format "otf2" (known formats: tit, ncptl, simgrid-platform)`},
+		{[]string{"--format", "simgrid-platform", "--platform", "star-edr"}, "-o FILE.xml is required"},
+		{[]string{"--format", "simgrid-platform", "--platform", "nowhere", "-o", "-"}, "nowhere"},
 		{[]string{"--format", "tit", "ring.parley"}, "-o DIR is required"},
 		{[]string{"--format", "tit", "-o", dir}, "no program"},
 		{[]string{"--format", "tit", "-o", dir, "ring.parley", "--tasks", "0"}, "at least 1"},
@@ -554,5 +556,90 @@ func TestExportNcptlRefuses(t *testing.T) {
 		if code != 2 || !strings.Contains(errOut, c.want) {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", c.args, code, errOut, c.want)
 		}
+	}
+}
+
+// TestExportSimGridPlatform compares the flow model with SimGrid's replay
+// on the same machine: a star exported by --format simgrid-platform and
+// the TIT export of four disjoint pairs exchanging 1 MiB. With SimGrid's
+// factors on both sides (factors = "simgrid"; network/model:LV08) each
+// transfer takes 2 x 13.01 x latency + 1 MiB / (0.97 x bandwidth), and
+// the two predictions must agree within 5%. (An incast does not compare:
+// SMPI's replay holds a blocking send above 64 KiB until its receive is
+// posted, so task 0's receives in order serialise the senders.)
+func TestExportSimGridPlatform(t *testing.T) {
+	dir := t.TempDir()
+	plat := filepath.Join(dir, "star.toml")
+	src := `name = "star"
+[network]
+model = "flow"
+o = "0"
+g = "0"
+S = "4MiB"
+factors = "simgrid"
+[network.topology]
+kind = "star"
+nodes = 8
+bandwidth = "10GB/s"
+latency = "1us"
+[machine]
+[[machine.nodes]]
+name = "node"
+flops = "1GF/s"
+memory_bandwidth = "1GB/s"
+`
+	prog := filepath.Join(dir, "pairs.parley")
+	for file, data := range map[string]string{plat: src, prog: "TASKS t SUCH THAT t IS EVEN SEND A 1 MEGABYTE MESSAGE TO TASK t + 1.\n"} {
+		if err := os.WriteFile(file, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	xmlFile := filepath.Join(dir, "star.xml")
+	if code, _, errOut := parley(t, "", "export", "--format", "simgrid-platform", "--platform", plat, "-o", xmlFile); code != 0 {
+		t.Fatalf("export: %d %s", code, errOut)
+	}
+	data, err := os.ReadFile(xmlFile)
+	if err != nil || !strings.Contains(string(data), `radical="0-7"`) || !strings.Contains(string(data), "--cfg=network/model:LV08") {
+		t.Fatalf("%v\n%s", err, data)
+	}
+	if code, _, errOut := parley(t, "", "export", "--format", "simgrid-platform", "--platform", "torus-bgq", "-o", "-"); code != 2 || !strings.Contains(errOut, "preset torus-bgq: network.topology.kind") {
+		t.Errorf("torus: %d %q", code, errOut)
+	}
+
+	smpirun, err := exec.LookPath("smpirun")
+	if err != nil {
+		t.Skip("smpirun not found: install SimGrid (Debian: apt-get install libsimgrid-dev) to compare with its replay")
+	}
+	code, out, errOut := parley(t, "", "run", prog, "--tasks", "8", "--platform", plat)
+	pm := regexp.MustCompile(`Predicted run time: ([0-9.]+)us`).FindStringSubmatch(out)
+	if code != 0 || pm == nil {
+		t.Fatalf("run: %d %q\n%s", code, errOut, out)
+	}
+	predicted, _ := strconv.ParseFloat(pm[1], 64)
+	traces := filepath.Join(dir, "tit")
+	if code, _, errOut := parley(t, "", "export", "--format", "tit", prog, "--tasks", "8", "--platform", plat, "-o", traces); code != 0 {
+		t.Fatalf("export tit: %d %s", code, errOut)
+	}
+	hosts := filepath.Join(dir, "hosts")
+	if err := os.WriteFile(hosts, []byte("node-0\nnode-1\nnode-2\nnode-3\nnode-4\nnode-5\nnode-6\nnode-7\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, smpirun, "-np", "8", "-platform", xmlFile, "-hostfile", hosts, "-replay", filepath.Join(traces, "pairs.tit"),
+		"--cfg=network/model:LV08", "--log=root.thresh:warning", "--log=smpi_replay.thresh:info")
+	var buf bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &buf, &buf
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("smpirun: %v\n%s", err, buf.String())
+	}
+	m := regexp.MustCompile(`Simulation time ([0-9.e+-]+)`).FindStringSubmatch(buf.String())
+	if m == nil {
+		t.Fatalf("smpirun did not finish the replay:\n%s", buf.String())
+	}
+	simgrid, _ := strconv.ParseFloat(m[1], 64)
+	simgrid *= 1e6
+	if math.Abs(predicted-simgrid) > 0.05*simgrid {
+		t.Errorf("flow model %.3f us, SimGrid %.3f us: more than 5%% apart", predicted, simgrid)
 	}
 }

@@ -61,6 +61,7 @@ stopped it.`, examples.Default, strings.Join(netmodel.Presets(), ", "), netmodel
 			fs.StringVar(&o.timeline, "timeline", "", "write a Chrome trace (open in ui.perfetto.dev) to this file")
 			fs.IntVar(&o.show, "show", 8, "list this many of the slowest tasks")
 			fs.BoolVar(&o.stats, "stats", false, "print simulator statistics: events, events per second, peak memory, collective algorithms")
+			fs.StringVar(&o.links, "links", "", "write per-link figures (bytes, utilization) as CSV to this file; needs a flow platform")
 			return o
 		},
 		run: runRun,
@@ -70,6 +71,7 @@ stopped it.`, examples.Default, strings.Join(netmodel.Presets(), ", "), netmodel
 type runOptions struct {
 	sim            simOptions
 	logs, timeline string
+	links          string
 	json, stats    bool
 	show           int
 }
@@ -226,6 +228,19 @@ func runRun(e *env, inv *invocation) int {
 		}
 		defer timeline.Close()
 	}
+	var links io.WriteCloser
+	if o.links != "" {
+		if s.plat.Topology == nil {
+			fmt.Fprintf(e.stderr, "parley run: --links: %v\n", interp.ErrNoLinks)
+			return 2
+		}
+		var err error
+		if links, err = createOutput(e, o.links); err != nil {
+			fmt.Fprintf(e.stderr, "parley run: %v\n", err)
+			return 1
+		}
+		defer links.Close()
+	}
 	if o.logs != "" {
 		if err := checkDir(o.logs); err != nil {
 			fmt.Fprintf(e.stderr, "parley run: --logs: %v\n", err)
@@ -253,6 +268,16 @@ func runRun(e *env, inv *invocation) int {
 	if timeline != nil {
 		err := sim.WriteTimeline(timeline)
 		if cerr := timeline.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			fmt.Fprintf(e.stderr, "parley run: %v\n", err)
+			return 1
+		}
+	}
+	if links != nil {
+		err := sim.WriteLinks(links, res)
+		if cerr := links.Close(); err == nil {
 			err = cerr
 		}
 		if err != nil {

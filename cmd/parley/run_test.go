@@ -2,10 +2,13 @@ package main
 
 import (
 	"encoding/json"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/parley-hpc/parley/examples"
 )
 
 // TestRunDefault is the README's first command: the embedded halo exchange
@@ -96,6 +99,94 @@ func TestRunStats(t *testing.T) {
 	} {
 		if code != 0 || !strings.Contains(errOut, want) {
 			t.Errorf("--stats: %d, lacks %q:\n%s", code, want, errOut)
+		}
+	}
+}
+
+// TestRunFlow runs the halo exchange on a flow preset: the summary and
+// the JSON gain the network's figures, and --links writes one CSV row per
+// link.
+func TestRunFlow(t *testing.T) {
+	code, out, errOut := parley(t, "", "run", "--platform", "torus-bgq", "--tasks", "64", "--", "--steps", "1")
+	if code != 0 || errOut != "" || !strings.Contains(out, "Network: flow model on a torus 4x4x4x4x2 (6144 links)") {
+		t.Fatalf("%d %q\n%s", code, errOut, out)
+	}
+	links := filepath.Join(t.TempDir(), "links.csv")
+	code, out, errOut = parley(t, "", "run", "--platform", "star-edr", "--tasks", "8", "--json", "--links", links, "--", "--px", "2", "--py", "2", "--pz", "2", "--steps", "1")
+	if code != 0 || errOut != "" {
+		t.Fatalf("%d %q", code, errOut)
+	}
+	var summary struct {
+		Network struct {
+			Model   string  `json:"model"`
+			Links   int     `json:"links"`
+			AvgHops float64 `json:"avg_hops"`
+			Bytes   int64   `json:"bytes"`
+		} `json:"network"`
+	}
+	if err := json.Unmarshal([]byte(out), &summary); err != nil {
+		t.Fatal(err)
+	}
+	if n := summary.Network; n.Model != "flow" || n.Links != 2*648 || n.AvgHops != 0 || n.Bytes == 0 {
+		t.Errorf("network %+v", n)
+	}
+	data, err := os.ReadFile(links)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lines := strings.Split(strings.TrimSpace(string(data)), "\n"); len(lines) != 1+2*648 || !strings.HasPrefix(lines[1], "0,node 0 up,") {
+		t.Errorf("links.csv has %d lines, starting %q", len(lines), lines[:2])
+	}
+}
+
+// TestRunFlowErrors: bad topologies and too many tasks for one stop with
+// status 2 and name the file and the field.
+func TestRunFlowErrors(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.toml")
+	src := `name = "bad"
+[network]
+model = "flow"
+o = "1us"
+g = "0"
+[network.topology]
+kind = "hypercube"
+bandwidth = "1GB/s"
+latency = "1us"
+[machine]
+[[machine.nodes]]
+name = "n"
+flops = "1GF/s"
+memory_bandwidth = "1GB/s"
+`
+	if err := os.WriteFile(bad, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut := parley(t, "", "run", "--platform", bad)
+	if code != 2 || !strings.Contains(errOut, bad+`: network.topology.kind: "hypercube" is not a topology`) {
+		t.Errorf("unknown topology: %d %q", code, errOut)
+	}
+	code, _, errOut = parley(t, "", "run", "--platform", "torus-bgq", "--tasks", "1000", "--", "--px", "10", "--py", "10", "--pz", "10")
+	if code != 2 || !strings.Contains(errOut, "preset torus-bgq: network.topology: 1000 tasks at 1 per node") {
+		t.Errorf("too many tasks: %d %q", code, errOut)
+	}
+	code, _, errOut = parley(t, "", "run", "--links", filepath.Join(dir, "l.csv"))
+	if code != 2 || !strings.Contains(errOut, "--links: per-link figures need a platform with a network topology") {
+		t.Errorf("--links on loggp: %d %q", code, errOut)
+	}
+}
+
+// TestRunExamplesFlow runs every example on a flow preset: each finishes
+// cleanly (the deadlock example excepted) and reports its network.
+func TestRunExamplesFlow(t *testing.T) {
+	names, _ := fs.Glob(examples.FS, "*.parley")
+	for _, name := range names {
+		if name == "deadlock-ring.parley" {
+			continue
+		}
+		code, out, errOut := parley(t, "", "run", name, "--platform", "star-edr", "--show", "0")
+		if code != 0 || !strings.Contains(out, "Network: flow model on a star of 648 nodes") {
+			t.Errorf("%s: %d %q\n%s", name, code, errOut, out)
 		}
 	}
 }

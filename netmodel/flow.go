@@ -1,0 +1,405 @@
+package netmodel
+
+import (
+	"math"
+	"slices"
+)
+
+// The flow model (SimGrid's approach, Velho and Legrand 2009): a message
+// of n bytes from node a to node b becomes a flow over its route. The
+// flow first waits out the route's latency, the sum of its links'
+// latencies times the latency factor; then it competes for bandwidth:
+// the rates of all flows are the max-min fair allocation of the links'
+// bandwidths (times the bandwidth factor), each flow optionally bounded
+// by its TCP window over twice its latency. The flow ends when its n
+// bytes have gone at those rates; that is when its last byte arrives.
+//
+// Max-min fairness is found by progressive filling: the link with the
+// least bandwidth per unfixed flow fixes its flows at that share, which
+// leaves less for the other links on their routes, and so on. Rates
+// change only when a flow starts or ends, and then only within the
+// connected component (flows joined by the links they share) of the links
+// it crosses: FlowNet refills that component alone, at most once per
+// instant however many flows start or end in it.
+
+// FlowNet is the state of the flow model during a run: the links, the
+// flows in flight and the times they start sharing or end. Times are
+// those of the simulation calling it, in order.
+type FlowNet struct {
+	topo   *Topology
+	params FlowParams
+	seed   uint64
+
+	bw  []float64 // bytes per picosecond per link class, factor applied
+	lat []Duration
+	// Links below hostLinks are nodes' own; those from globalLinks on join
+	// a dragonfly's groups (see Topology.linkClass).
+	hostLinks, globalLinks int32
+	links                  []flowLink
+	flows                  [][]flow // in chunks of flowChunk
+	nflows                 int32
+	free                   []int32
+	pending                flowHeap // flows by the time they start sharing or end
+	seq                    uint64   // orders flows that start at the same time
+
+	epoch   uint32  // marks a component's links and flows while it is refilled
+	changed []int32 // links whose flows changed at the current instant
+	compF   []int32 // scratch: the component's flows and links
+	compL   []int32
+	fill    linkHeap
+	bounded []int32 // scratch: the component's flows by window bound
+	done    []int32 // tokens of the flows that ended at the current instant
+	later   []int32 // flows due to start within Precision of now, put back
+
+	stats FlowStats
+}
+
+// FlowStats are the totals of a run on a FlowNet.
+type FlowStats struct {
+	Messages int64 // flows between nodes
+	Bytes    int64 // their bytes
+	Hops     int64 // summed over the flows: links between switches crossed
+	Refills  int64 // components refilled
+	Refilled int64 // flows whose rates were recomputed, summed over the refills
+}
+
+type flowLink struct {
+	flows []int32 // the flows sharing the link now
+	bytes int64   // every byte that crossed it
+	mark  uint32
+	// Progressive filling's state: the bandwidth not yet given out and the
+	// flows not yet fixed.
+	residual float64
+	unfixed  int32
+	hpos     int32 // the link's place in the filling heap
+}
+
+type flow struct {
+	// path is the route, the link ids from source to destination, then
+	// the flow's index in each of those links' flows while it shares them.
+	path      []int32
+	remaining float64 // bytes not yet sent as of last
+	rate      float64 // bytes per picosecond
+	bound     float64 // the rate's TCP window bound; +Inf: none
+	last      Duration
+	at        Duration // when the flow starts sharing, or ends once it has
+	seq       uint64
+	token     int32
+	sharing   bool
+	mark      uint32
+	fixed     uint32 // the epoch in which its rate was last fixed
+}
+
+func (fl *flow) route() []int32 { return fl.path[:len(fl.path)/2] }
+func (fl *flow) pos() []int32   { return fl.path[len(fl.path)/2:] }
+
+// flowChunk is how many flows FlowNet allocates at once: chunks, not one
+// growing slice, so that the flows cost what is in flight and never move.
+const flowChunk = 1 << 10
+
+// flow returns flow id.
+func (f *FlowNet) flow(id int32) *flow { return &f.flows[id/flowChunk][id%flowChunk] }
+
+// NewFlowNet makes the flow model of platform p, which must have a
+// topology. seed varies the per-flow hash of routings that spread flows
+// over equal paths.
+func NewFlowNet(p *Platform, seed uint64) *FlowNet {
+	t := p.Topology
+	f := &FlowNet{topo: t, params: p.Flow, seed: mix64(seed)}
+	perPs := func(bw float64) float64 { return bw * p.Flow.BandwidthFactor / float64(Second) }
+	f.bw = []float64{perPs(t.HostBandwidth), perPs(t.Bandwidth), perPs(t.GlobalBandwidth)}
+	f.lat = []Duration{t.HostLatency, t.Latency, t.GlobalLatency}
+	f.links = make([]flowLink, t.LinkCount())
+	f.hostLinks = int32(2 * t.NodeCount())
+	f.globalLinks = int32(t.LinkCount())
+	if t.Kind == Dragonfly {
+		f.globalLinks = f.hostLinks + int32(t.Groups*t.Routers*t.Routers)
+	}
+	f.fill.links = f.links
+	return f
+}
+
+// Latency returns the time a message's first byte (or a control message)
+// takes from node a to node b: the route's latency times the latency
+// factor. It is 0 from a node to itself.
+func (f *FlowNet) Latency(a, b int64) Duration {
+	if a == b {
+		return 0
+	}
+	var buf [64]int32
+	route := f.topo.Route(a, b, f.hash(a, b), buf[:0])
+	return f.routeLatency(route)
+}
+
+func (f *FlowNet) routeLatency(route []int32) Duration {
+	var sum Duration
+	for _, l := range route {
+		sum += f.lat[f.class(l)]
+	}
+	return Duration(math.Round(float64(sum) * f.params.LatencyFactor))
+}
+
+// class is Topology.linkClass without its arithmetic.
+func (f *FlowNet) class(l int32) uint8 {
+	switch {
+	case l < f.hostLinks:
+		return hostLink
+	case l >= f.globalLinks:
+		return globalLink
+	}
+	return localLink
+}
+
+// hash is the flow hash of the pair a, b: every message between them takes
+// the same path, as ECMP routing keeps a connection on one path.
+func (f *FlowNet) hash(a, b int64) uint64 {
+	return mix64(f.seed ^ uint64(a)*0x9e3779b97f4a7c15 ^ uint64(b)*0xc2b2ae3d27d4eb4f)
+}
+
+// Send starts a message of n bytes from node a to node b (a != b) at time
+// at, which is no earlier than the last time given to Step. token names it
+// when it ends (see Step).
+func (f *FlowNet) Send(at Duration, a, b int64, n int64, token int32) {
+	var id int32
+	if k := len(f.free); k > 0 {
+		id = f.free[k-1]
+		f.free = f.free[:k-1]
+	} else {
+		id = f.nflows
+		if int(id/flowChunk) == len(f.flows) {
+			f.flows = append(f.flows, make([]flow, flowChunk))
+		}
+		f.nflows++
+	}
+	fl := f.flow(id)
+	fl.path = f.topo.Route(a, b, f.hash(a, b), fl.path[:0])
+	hops := len(fl.path)
+	fl.path = slices.Grow(fl.path, hops)[:2*hops] // room for pos
+	lat := f.routeLatency(fl.route())
+	fl.remaining, fl.rate, fl.token, fl.sharing = float64(n), 0, token, false
+	fl.bound = math.Inf(1)
+	if f.params.TCPGamma > 0 && lat > 0 {
+		fl.bound = float64(f.params.TCPGamma) / (2 * float64(lat))
+	}
+	fl.at, fl.seq = at+lat, f.seq
+	f.seq++
+	f.pending.set(id, fl.at, fl.seq)
+	f.stats.Messages++
+	f.stats.Bytes += n
+	f.stats.Hops += int64(hops - 2)
+	for _, l := range fl.route() {
+		f.links[l].bytes += n
+	}
+}
+
+// Next returns the time of the model's next change (a flow starting to
+// share or ending), and false if no flow is in flight.
+func (f *FlowNet) Next() (Duration, bool) {
+	if len(f.pending.items) == 0 {
+		return 0, false
+	}
+	return f.pending.items[0].at, true
+}
+
+// Step brings the model to time now, which is Next's time: the flows due
+// start sharing or end, the rates in their components are refilled, and
+// done is called with the token of each flow that ended, in the order
+// they were sent.
+func (f *FlowNet) Step(now Duration, done func(token int32)) {
+	f.changed = f.changed[:0]
+	f.done = f.done[:0]
+	f.later = f.later[:0]
+	for len(f.pending.items) > 0 && f.pending.items[0].at <= now+f.params.Precision {
+		id := f.pending.pop()
+		fl := f.flow(id)
+		if !fl.sharing && fl.at > now {
+			f.later = append(f.later, id) // only ends are brought forward
+			continue
+		}
+		if !fl.sharing && fl.remaining > 0 {
+			fl.sharing, fl.last = true, fl.at
+			pos := fl.pos()
+			for i, l := range fl.route() {
+				lk := &f.links[l]
+				pos[i] = int32(len(lk.flows))
+				lk.flows = append(lk.flows, id)
+				f.changed = append(f.changed, l)
+			}
+			continue
+		}
+		if fl.sharing {
+			pos := fl.pos()
+			for i, l := range fl.route() {
+				lk := &f.links[l]
+				last := len(lk.flows) - 1
+				moved := lk.flows[last]
+				lk.flows[pos[i]] = moved
+				m := f.flow(moved)
+				m.pos()[slices.Index(m.route(), l)] = pos[i]
+				lk.flows = lk.flows[:last]
+				f.changed = append(f.changed, l)
+			}
+		}
+		fl.sharing = false
+		f.done = append(f.done, fl.token)
+		f.free = append(f.free, id)
+	}
+	for _, id := range f.later {
+		f.pending.set(id, f.flow(id).at, f.flow(id).seq)
+	}
+	f.refill(now)
+	for _, tok := range f.done {
+		done(tok)
+	}
+}
+
+// refill recomputes the rates of the flows in the components of the
+// changed links and reschedules their ends. A link whose mark is from
+// this call's epochs is in a component refilled already.
+func (f *FlowNet) refill(now Duration) {
+	first := f.epoch + 1
+	for _, l := range f.changed {
+		if f.links[l].mark >= first || len(f.links[l].flows) == 0 {
+			continue // refilled already, or nothing to share
+		}
+		f.epoch++
+		f.stats.Refills++
+		f.component(l)
+		f.stats.Refilled += int64(len(f.compF))
+		f.maxMin(now)
+	}
+}
+
+// component gathers in compF and compL the flows and links joined to link
+// l, marking them with the current epoch.
+func (f *FlowNet) component(l int32) {
+	f.compF, f.compL = f.compF[:0], f.compL[:0]
+	f.links[l].mark = f.epoch
+	f.compL = append(f.compL, l)
+	for i := 0; i < len(f.compL); i++ {
+		for _, id := range f.links[f.compL[i]].flows {
+			fl := f.flow(id)
+			if fl.mark == f.epoch {
+				continue
+			}
+			fl.mark = f.epoch
+			f.compF = append(f.compF, id)
+			for _, l2 := range fl.route() {
+				if lk := &f.links[l2]; lk.mark != f.epoch {
+					lk.mark = f.epoch
+					f.compL = append(f.compL, l2)
+				}
+			}
+		}
+	}
+}
+
+// maxMin gives the component's flows their max-min fair rates by
+// progressive filling and reschedules their ends.
+func (f *FlowNet) maxMin(now Duration) {
+	for _, id := range f.compF {
+		fl := f.flow(id)
+		fl.remaining = max(fl.remaining-fl.rate*float64(now-fl.last), 0)
+		fl.last = now
+	}
+	if len(f.compF) == 1 {
+		// The common case: a flow alone on its links goes at the
+		// slowest of them, or its bound.
+		fl := f.flow(f.compF[0])
+		fl.rate = fl.bound
+		for _, l := range fl.route() {
+			fl.rate = min(fl.rate, f.bw[f.class(l)])
+		}
+		f.reschedule(now)
+		return
+	}
+	f.fill.items = f.fill.items[:0]
+	for _, l := range f.compL {
+		lk := &f.links[l]
+		lk.residual = f.bw[f.class(l)]
+		lk.unfixed = int32(len(lk.flows))
+		if lk.unfixed > 0 {
+			f.fill.push(l)
+		}
+	}
+	// Flows bounded by their windows are fixed at the bound when it is
+	// below every share they could get, as if the bound were a link of
+	// their own.
+	bounded := f.bounded[:0]
+	if f.params.TCPGamma > 0 {
+		bounded = append(bounded, f.compF...)
+		slices.SortFunc(bounded, func(a, b int32) int {
+			if c := cmpFloat(f.flow(a).bound, f.flow(b).bound); c != 0 {
+				return c
+			}
+			return int(a - b)
+		})
+		f.bounded = bounded
+	}
+	fix := func(id int32, rate float64) {
+		fl := f.flow(id)
+		fl.rate, fl.fixed = rate, f.epoch
+		for _, l := range fl.route() {
+			lk := &f.links[l]
+			lk.residual = max(lk.residual-rate, 0)
+			lk.unfixed--
+			f.fill.update(l)
+		}
+	}
+	for len(f.fill.items) > 0 {
+		l, share := f.fill.items[0].link, f.fill.items[0].share
+		if len(bounded) > 0 {
+			if id := bounded[0]; f.flow(id).fixed == f.epoch || f.flow(id).bound <= share {
+				if f.flow(id).fixed != f.epoch {
+					fix(id, f.flow(id).bound)
+				}
+				bounded = bounded[1:]
+				continue
+			}
+		}
+		f.fill.pop()
+		for _, id := range f.links[l].flows {
+			if f.flow(id).fixed != f.epoch {
+				fix(id, share)
+			}
+		}
+	}
+	f.reschedule(now)
+}
+
+// reschedule sets when each of the component's flows ends at its new rate.
+func (f *FlowNet) reschedule(now Duration) {
+	for _, id := range f.compF {
+		fl := f.flow(id)
+		d := Duration(0)
+		if fl.rate > 0 {
+			d = Duration(math.Ceil(fl.remaining / fl.rate))
+		} else {
+			d = MaxTime // a flow on a link with no bandwidth left never ends
+		}
+		fl.at = now + min(d, MaxTime)
+		f.pending.set(id, fl.at, fl.seq)
+	}
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// Stats returns the run's totals so far.
+func (f *FlowNet) Stats() FlowStats { return f.stats }
+
+// LinkBytes returns the bytes that crossed each link so far, by link id.
+func (f *FlowNet) LinkBytes() []int64 {
+	out := make([]int64, len(f.links))
+	for i := range f.links {
+		out[i] = f.links[i].bytes
+	}
+	return out
+}

@@ -1,0 +1,184 @@
+package netmodel
+
+import (
+	"math"
+	"testing"
+)
+
+// flowPlatform is a flow platform on topo with the given factors.
+func flowPlatform(topo Topology, params FlowParams) *Platform {
+	if params.LatencyFactor == 0 {
+		params.LatencyFactor, params.BandwidthFactor = 1, 1
+	}
+	return &Platform{Model: FlowModel, Topology: &topo, Flow: params,
+		Machine: Machine{TasksPerNode: 1, IntSize: 4, PageSize: 4096, Nodes: []NodeGroup{{Name: "n", FlopRate: 1, MemBandwidth: 1, Speed: 1}}}}
+}
+
+type send struct {
+	at       Duration
+	src, dst int64
+	bytes    int64
+}
+
+// runFlows sends the messages and returns when each one ends.
+func runFlows(t *testing.T, p *Platform, sends []send) []Duration {
+	t.Helper()
+	if err := p.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	f := NewFlowNet(p, 1)
+	ends := make([]Duration, len(sends))
+	for i := range ends {
+		ends[i] = -1
+	}
+	next := 0
+	for {
+		at, ok := f.Next()
+		if next < len(sends) && (!ok || sends[next].at <= at) {
+			s := sends[next]
+			f.Send(s.at, s.src, s.dst, s.bytes, int32(next))
+			next++
+			continue
+		}
+		if !ok {
+			break
+		}
+		f.Step(at, func(tok int32) { ends[tok] = at })
+	}
+	return ends
+}
+
+// near reports whether got is within 1 ps per 10^9 of want (the rounding
+// of rates to whole picoseconds).
+func near(got, want Duration) bool {
+	return math.Abs(float64(got-want)) <= 2+float64(want)*1e-9
+}
+
+// starTopology has n nodes on one switch with 1 GB/s, 1 us links.
+func starTopology(n int64) Topology {
+	t := baseTopology(Star)
+	t.Nodes, t.Latency, t.HostLatency = n, Microsecond, Microsecond
+	return t
+}
+
+// TestFlowIncast: 8 flows into one node share its link equally and end
+// together at 8 x bytes / bandwidth after the latency.
+func TestFlowIncast(t *testing.T) {
+	var sends []send
+	for i := range int64(8) {
+		sends = append(sends, send{0, i + 1, 0, 1 << 20})
+	}
+	want := 2*Microsecond + Duration(8<<20*1000) // 8 MiB at 1 GB/s is 8 x 2^20 ns
+	for i, end := range runFlows(t, flowPlatform(starTopology(9), FlowParams{}), sends) {
+		if !near(end, want) {
+			t.Errorf("flow %d ends at %v, want %v", i, end, want)
+		}
+	}
+}
+
+// TestFlowMaxMin checks a max-min allocation that is not an equal split,
+// on a ring of 4 routers whose node links are 100 times faster than the
+// ring's. Flows a: 0->2 (links 0+, 1+), b: 1->2 (1+), c: 0->1 (0+), d:
+// 3->1 (3+, 0+). Link 0+ carries a, c and d, so each gets C/3; b shares
+// 1+ with a only and gets the rest, 2C/3. With equal sizes B, b ends at
+// 1.5 B/C; a, c and d gain nothing from it (they stay bound by 0+) and end
+// at 3 B/C.
+func TestFlowMaxMin(t *testing.T) {
+	topo := baseTopology(Torus)
+	topo.Dims = []int{4}
+	topo.HostBandwidth = 100e9
+	const B = 1 << 20
+	ends := runFlows(t, flowPlatform(topo, FlowParams{}), []send{{0, 0, 2, B}, {0, 1, 2, B}, {0, 0, 1, B}, {0, 3, 1, B}})
+	unit := Duration(B * 1000) // B bytes at C = 1 GB/s, in ps
+	for i, want := range []Duration{3 * unit, 3 * unit / 2, 3 * unit, 3 * unit} {
+		if !near(ends[i], want) {
+			t.Errorf("flow %c ends at %v, want %v", 'a'+i, ends[i], want)
+		}
+	}
+}
+
+// TestFlowJoin: a flow that joins halfway slows the first for the rest of
+// its transfer. a (1 -> 0) starts at 0; b (2 -> 0) at B/(2C), when a has
+// half its bytes left; both then go at C/2, so a ends B/C later, at
+// 1.5 B/C, with b half done; b ends alone at 2 B/C.
+func TestFlowJoin(t *testing.T) {
+	const B = 1 << 20
+	unit := Duration(B * 1000)
+	lat := 2 * Microsecond
+	ends := runFlows(t, flowPlatform(starTopology(3), FlowParams{}), []send{{0, 1, 0, B}, {unit / 2, 2, 0, B}})
+	if !near(ends[0], lat+3*unit/2) || !near(ends[1], lat+2*unit) {
+		t.Errorf("ends %v, want %v and %v", ends, lat+3*unit/2, lat+2*unit)
+	}
+}
+
+// TestFlowSimGridFactors: LV08 multiplies the latency by 13.01 and the
+// bandwidth by 0.97, and bounds a flow by its TCP window over twice its
+// latency: with a 4 MiB window and 2 x 13.01 us of latency, 4 MiB /
+// 52.04 us = 80.6 GB/s, above the link, so the factors alone count.
+func TestFlowSimGridFactors(t *testing.T) {
+	const B = 1 << 20
+	ends := runFlows(t, flowPlatform(starTopology(2), SimGridFactors), []send{{0, 0, 1, B}})
+	want := Duration(math.Round(2*13.01*float64(Microsecond))) + Duration(math.Ceil(B*1000/0.97))
+	if !near(ends[0], want) {
+		t.Errorf("ends at %v, want %v", ends[0], want)
+	}
+	// A window of 4 KiB bounds the same flow to 4096 B / 52.04 us.
+	small := SimGridFactors
+	small.TCPGamma = 4096
+	ends = runFlows(t, flowPlatform(starTopology(2), small), []send{{0, 0, 1, B}})
+	lat := 2 * 13.01 * float64(Microsecond)
+	want = Duration(math.Round(lat)) + Duration(math.Ceil(B/(4096/(2*lat))))
+	if math.Abs(float64(ends[0]-want)) > 1e-6*float64(want) {
+		t.Errorf("window-bound flow ends at %v, want %v", ends[0], want)
+	}
+}
+
+// TestFlowPrecision: flows due to end within the precision of an instant
+// end then, together; without it each ends on its own.
+func TestFlowPrecision(t *testing.T) {
+	sends := []send{{0, 0, 1, 1000}, {5000, 2, 3, 1000}} // 1 us and 5 ns later
+	exact := runFlows(t, flowPlatform(starTopology(4), FlowParams{}), sends)
+	if exact[1]-exact[0] != 5000 {
+		t.Fatalf("exact ends %v, want 5 ns apart", exact)
+	}
+	coarse := runFlows(t, flowPlatform(starTopology(4), FlowParams{LatencyFactor: 1, BandwidthFactor: 1, Precision: 10 * Nanosecond}), sends)
+	if coarse[0] != exact[0] || coarse[1] != exact[0] {
+		t.Errorf("with 10 ns precision the flows end at %v, want both at %v", coarse, exact[0])
+	}
+	// Starts are never brought forward.
+	late := runFlows(t, flowPlatform(starTopology(4), FlowParams{LatencyFactor: 1, BandwidthFactor: 1, Precision: 10 * Nanosecond}),
+		[]send{{0, 0, 1, 1000}, {exact[0] - 2*Microsecond + 5000, 2, 3, 0}})
+	if late[1] != exact[0]+5000 {
+		t.Errorf("an empty flow due 5 ns after another's end ends at %v, want %v", late[1], exact[0]+5000)
+	}
+}
+
+// TestFlowZeroBytes: an empty message costs its latency.
+func TestFlowZeroBytes(t *testing.T) {
+	ends := runFlows(t, flowPlatform(starTopology(2), FlowParams{}), []send{{5, 0, 1, 0}})
+	if ends[0] != 5+2*Microsecond {
+		t.Errorf("ends at %v, want %v", ends[0], 5+2*Microsecond)
+	}
+}
+
+// TestFlowComponents: flows that share no link do not refill each other.
+// Two disjoint pairs start at once and end at once: one instant, two
+// components, each refilled when its flow starts; when they end, their
+// links are empty and there is nothing to refill.
+func TestFlowComponents(t *testing.T) {
+	p := flowPlatform(starTopology(4), FlowParams{})
+	f := NewFlowNet(p, 1)
+	f.Send(0, 0, 1, 1000, 0)
+	f.Send(0, 2, 3, 1000, 1)
+	var done []int32
+	for {
+		at, ok := f.Next()
+		if !ok {
+			break
+		}
+		f.Step(at, func(tok int32) { done = append(done, tok) })
+	}
+	if st := f.Stats(); len(done) != 2 || st.Refills != 2 || st.Messages != 2 || st.Bytes != 2000 {
+		t.Errorf("done %v, stats %+v; want both done and 2 refills", done, st)
+	}
+}
