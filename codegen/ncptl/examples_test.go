@@ -13,12 +13,12 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/parley-hpc/parley/codegen/ncptl"
 	"github.com/parley-hpc/parley/examples"
+	"github.com/parley-hpc/parley/internal/mpitest"
 	"github.com/parley-hpc/parley/interp"
 	"github.com/parley-hpc/parley/ir"
 	"github.com/parley-hpc/parley/lang"
@@ -251,7 +251,7 @@ func lines(s string) []string {
 // deadlock-ring, which deadlocks by design, is compiled and not run.
 func TestExportedExamplesOnRealCoNCePTuaL(t *testing.T) {
 	compiler := realCompiler(t)
-	mpirun := mpiRun(t)
+	_, mpirun := mpitest.Tools(t)
 	plat := platform(t)
 	for _, pr := range programs(t) {
 		t.Run(pr.name, func(t *testing.T) {
@@ -274,10 +274,11 @@ func TestExportedExamplesOnRealCoNCePTuaL(t *testing.T) {
 				t.Fatal(err)
 			}
 			args := append([]string{"--logfile", filepath.Join(logs, "prog-%p.log")}, pr.run.args...)
-			out, err := runMPI(mpirun, exe, pr.run.tasks, args)
+			res, err := mpitest.Run(t, mpirun, exe, pr.run.tasks, args, 2*time.Minute)
 			if err != nil {
-				t.Fatalf("mpirun: %v\n%s", err, out)
+				t.Fatalf("mpirun: %v\n%s", err, res)
 			}
+			out := string(res.Stdout)
 			random := bytes.Contains(bytes.ToUpper(pr.src), []byte("RANDOM"))
 			var wantRows, gotRows [][4]int64
 			for r := range pr.run.tasks {
@@ -316,19 +317,10 @@ ALL TASKS LOG msgs_sent AS "msgs_sent" AND bytes_sent AS "bytes_sent" AND
 // readLog reads a log file; a task that logs nothing may have none.
 func readLog(t *testing.T, path string) *logfile.File {
 	t.Helper()
-	f, err := os.Open(path)
-	if errors.Is(err, fs.ErrNotExist) {
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		return &logfile.File{}
 	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	lf, err := logfile.Read(f)
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	return lf
+	return mpitest.ReadLog(t, path)
 }
 
 // lastRow returns the row of the last table of a coNCePTuaL log, the
@@ -390,15 +382,6 @@ func realCompiler(t *testing.T) string {
 	return exe
 }
 
-func mpiRun(t *testing.T) string {
-	t.Helper()
-	mpirun, err := exec.LookPath("mpirun")
-	if err != nil {
-		t.Skip("mpirun not found: install Open MPI (apt-get install openmpi-bin libopenmpi-dev) to run the exports")
-	}
-	return mpirun
-}
-
 // compileReal writes src to dir/name.ncptl and compiles it with
 // coNCePTuaL's c_mpi backend: to an executable (returned) if build is
 // set, else to C only. A refusal fails the test with the compiler's words.
@@ -426,31 +409,4 @@ func compileReal(t *testing.T, compiler, dir, name string, src []byte, build boo
 		t.Fatalf("coNCePTuaL refuses the export: %v\n%s\n--- export:\n%s", err, msg, src)
 	}
 	return out
-}
-
-// runMPI runs exe on n tasks, stopping it after two minutes.
-func runMPI(mpirun, exe string, n int64, args []string) (string, error) {
-	full := []string{"--oversubscribe", "-np", strconv.FormatInt(n, 10)}
-	if os.Geteuid() == 0 {
-		full = append(full, "--allow-run-as-root")
-	}
-	cmd := exec.Command(mpirun, append(append(full, exe), args...)...)
-	cmd.Dir = filepath.Dir(exe)
-	cmd.Stdin = nil
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		return "", err
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case err := <-done:
-		return out.String(), err
-	case <-time.After(2 * time.Minute):
-		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		<-done
-		return out.String(), fmt.Errorf("still running after two minutes; killed")
-	}
 }
