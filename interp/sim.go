@@ -49,6 +49,12 @@ type Options struct {
 	// them. 0 means half the physical memory (4 GiB where it cannot be
 	// read); the command line's --max-memory sets it.
 	MaxMemory int64
+	// FastForward skips the remaining iterations of a FOR n REPETITIONS
+	// loop once they repeat with a period (see fastforward.go): exactly,
+	// unless FastForwardBound > 0 lets periods that differ by less than
+	// that fraction (0.001 for 0.1%) count as one.
+	FastForward      bool
+	FastForwardBound float64
 }
 
 // Progress is how far a run has got.
@@ -137,6 +143,7 @@ type Sim struct {
 	budget       int64     // events left until the next poll
 	lastProgress time.Time // when Options.Progress was last called
 	tl           *timeline // nil unless Options.Timeline
+	ff           *ffState  // nil unless Options.FastForward
 	logID        string    // the run's identifier in its logs, once made
 	memLimit     int64     // Options.MaxMemory, or the default
 	memBase      int64     // the estimated memory of the tasks (see checkTasks)
@@ -200,6 +207,9 @@ func New(p *ir.Program, opts Options) (*Sim, error) {
 		t.Frame.Counters = t
 		s.schedule(0, makeEvent(evResume, int32(i)))
 	}
+	if opts.FastForward {
+		s.newFastForward()
+	}
 	return s, nil
 }
 
@@ -249,7 +259,13 @@ func (s *Sim) resumeAt(t *task, at Time) {
 func (s *Sim) run() {
 	defer s.out.Flush()
 	s.lastProgress = time.Now()
-	for s.q.len() > 0 && !s.fatal {
+	for !s.fatal {
+		if s.ff != nil && len(s.ff.parked) > 0 && (s.q.len() == 0 || s.q.heap[0].at > s.now) {
+			s.ffRelease() // the clock moves on: release the tasks parked at a loop boundary
+		}
+		if s.q.len() == 0 {
+			break
+		}
 		if s.budget == 0 && s.poll() {
 			return
 		}

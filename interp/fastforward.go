@@ -1,0 +1,404 @@
+package interp
+
+import (
+	"fmt"
+	"reflect"
+	"slices"
+
+	"github.com/parley-hpc/parley/ir"
+	"github.com/parley-hpc/parley/netmodel"
+)
+
+// Loop fast-forward (Options.FastForward) skips the remaining iterations
+// of a FOR n REPETITIONS loop once they have settled into a period: the
+// threshold rule of dPerf applied inside the simulator.
+//
+// Every task stops (parks) when it reaches the boundary between two
+// iterations of a candidate loop. When the clock is about to move on, the
+// parked tasks are released in the order they parked, at the time they
+// parked, so parking changes no time. If every task parked at the same
+// time with nothing in flight (the event queue empty: no message, no
+// receive, no pending wake-up), the state is a clean cut and is recorded.
+// Three cuts in a row whose task states agree relative to the cut's time,
+// with the same period P and the same per-iteration growth of every
+// counter (times, messages, bytes, events, collective calls) in both
+// iterations, make the loop's future a shift of its present: the
+// simulation is deterministic and nothing in the body reads the clock, a
+// counter or a random stream (checked when the run starts). The j
+// remaining iterations are then skipped by adding jP to every time and j
+// times the growth to every counter.
+//
+// With a bound (Options.FastForwardBound), cuts whose periods differ by
+// less than the bound, relative to the period, are enough; task states
+// need not agree, and bodies may draw random numbers. The prediction is
+// then approximate within that bound per skipped iteration, and the
+// summary says so.
+
+// ffState is the fast-forward's state; Sim.ff is nil when it is off, so
+// the only cost of the feature in a normal run is that nil check.
+type ffState struct {
+	bound  float64
+	loops  map[int32]*ffLoop // candidate loops, by the pc of their Next instruction
+	parked []int32           // parked tasks, in parking order
+	pc     int32             // where they parked
+	at     Time              // when they parked
+	pass   []bool            // by task: released, continue past the boundary once
+	notes  []string          // what happened, for the summary, in source order of first use
+}
+
+// ffLoop is one candidate loop.
+type ffLoop struct {
+	stmt     *ir.Repeat
+	refused  string   // why fast-forward does not apply, once known
+	misses   int      // boundaries in a row that were not clean cuts
+	cuts     []*ffCut // the last clean cuts, oldest first (at most 3)
+	skipped  int64    // iterations skipped so far
+	approx   bool     // a skip was within the bound, not exact
+	period   Time     // the period of the last skip
+	cutsSeen int64    // clean cuts recorded
+}
+
+// ffCut is the state at a clean cut: every task parked at the boundary at
+// time at, nothing in flight.
+type ffCut struct {
+	at    Time
+	nev   int64
+	left  int64
+	tasks []ffTask
+	slots []int64
+	coll  map[collUseKey]int64
+}
+
+// ffTask is one task's part of a cut: its times relative to the cut
+// (clamped at 0: a resource free before the cut is free at it), its
+// additive figures, and its loop stack.
+type ffTask struct {
+	rel   [4]Time // cpuFree, sendFree, recvFree, asyncDone
+	add   [13]int64
+	stack []loopFrame
+}
+
+// newFastForward sets up fast-forward for s, marking the loops it may
+// skip; loops it never may are noted with the reason.
+func (s *Sim) newFastForward() {
+	ff := &ffState{bound: s.opts.FastForwardBound, loops: map[int32]*ffLoop{}, pass: make([]bool, len(s.tasks))}
+	s.ff = ff
+	switch {
+	case s.opts.Timeline:
+		ff.notes = append(ff.notes, "fast-forward did not apply: a timeline records every event")
+		return
+	case s.opts.Observer != nil:
+		ff.notes = append(ff.notes, "fast-forward did not apply: an observer sees every operation")
+		return
+	}
+	for pc := range s.code {
+		in := &s.code[pc]
+		if in.op != opRepeatNext {
+			continue
+		}
+		r := in.stmt.(*ir.Repeat)
+		l := &ffLoop{stmt: r, refused: ffStatic(r.Body, ff.bound > 0)}
+		ff.loops[int32(pc)] = l
+		in.ff = l.refused == ""
+	}
+}
+
+// ffStatic says why a loop's body rules fast-forward out, or "" if it
+// does not: what it does must not depend on the clock or differ between
+// iterations. random says random draws are allowed (with a bound).
+func ffStatic(body ir.Stmt, random bool) string {
+	why := ""
+	seen := map[uintptr]bool{}
+	var walk func(v reflect.Value)
+	walk = func(v reflect.Value) {
+		if why != "" || !v.IsValid() {
+			return
+		}
+		switch v.Kind() {
+		case reflect.Pointer:
+			if v.IsNil() || seen[v.Pointer()] || !v.CanInterface() {
+				return
+			}
+			seen[v.Pointer()] = true
+			switch x := v.Interface().(type) {
+			case *ir.Globals, *ir.Program:
+				return
+			case *ir.Output:
+				why = "its body OUTPUTS"
+			case *ir.Log, *ir.ComputeAggregates:
+				why = "its body LOGS (rows would differ per iteration)"
+			case *ir.Counters:
+				why = "its body resets, stores or restores counters"
+			case *ir.CounterRef:
+				why = "its body reads a counter"
+			case *ir.Timed:
+				why = "its body has a timed loop"
+			case *ir.Assign:
+				why = "its body reassigns processors"
+			case *ir.RandomTask:
+				if !random {
+					why = "its body draws a random task (give a bound: --fast-forward 0.1%)"
+				}
+			case *ir.Call:
+				if x.Func.IsRandom() && !random {
+					why = "its body draws random numbers (give a bound: --fast-forward 0.1%)"
+				}
+			}
+			walk(v.Elem())
+		case reflect.Interface:
+			if !v.IsNil() {
+				walk(v.Elem())
+			}
+		case reflect.Struct:
+			for i := range v.NumField() {
+				walk(v.Field(i))
+			}
+		case reflect.Slice, reflect.Array:
+			for i := range v.Len() {
+				walk(v.Index(i))
+			}
+		}
+	}
+	walk(reflect.ValueOf(body))
+	return why
+}
+
+// park is called when task t reaches the Next instruction at pc of a
+// candidate loop. It reports whether t stops there until released.
+func (s *Sim) park(t *task, pc int32) bool {
+	ff := s.ff
+	if ff.pass[t.id] {
+		ff.pass[t.id] = false
+		return false
+	}
+	f := &t.stack[len(t.stack)-1]
+	if f.phase != phaseMain || f.left == 0 {
+		return false // warming up, or the last iteration is done
+	}
+	if len(ff.parked) > 0 && ff.pc != pc {
+		return false // another loop's tasks are parked: this boundary is no cut
+	}
+	ff.pc, ff.at = pc, s.now
+	ff.parked = append(ff.parked, t.id)
+	return true
+}
+
+// ffRelease is called, while tasks are parked, before the clock moves on
+// (or when nothing is left to do): it records a cut if the parked tasks
+// make one, skips iterations if the cuts show a period, and releases them
+// all at the time they parked.
+func (s *Sim) ffRelease() {
+	ff := s.ff
+	l := ff.loops[ff.pc]
+	if len(ff.parked) == len(s.tasks) && s.q.len() == 0 {
+		l.misses = 0
+		s.ffCut(l)
+	} else {
+		l.cuts = l.cuts[:0]
+		l.misses++
+		if l.misses >= 3 {
+			why := "the tasks do not reach its iteration boundary at the same time"
+			if len(ff.parked) == len(s.tasks) {
+				why = "messages or wake-ups are in flight at its iteration boundary"
+			}
+			s.ffRefuse(ff.pc, l, why)
+		}
+	}
+	for _, id := range ff.parked {
+		ff.pass[id] = true
+		s.schedule(s.now, makeEvent(evResume, id))
+	}
+	// The releases are no events of the program's run.
+	s.nev -= int64(len(ff.parked))
+	ff.parked = ff.parked[:0]
+}
+
+// ffRefuse stops fast-forwarding loop l, whose Next instruction is at pc.
+func (s *Sim) ffRefuse(pc int32, l *ffLoop, why string) {
+	l.refused = why
+	l.cuts = nil
+	s.code[pc].ff = false
+}
+
+// ffCut records the clean cut the parked tasks make, and skips the loop's
+// remaining iterations if the last three cuts show a period.
+func (s *Sim) ffCut(l *ffLoop) {
+	c, why := s.ffCapture()
+	if why != "" {
+		s.ffRefuse(s.ff.pc, l, why)
+		return
+	}
+	if n := len(l.cuts); n > 0 && l.cuts[n-1].left != c.left+1 {
+		l.cuts = l.cuts[:0] // a new entry into the loop
+	}
+	if len(l.cuts) == 3 {
+		l.cuts = slices.Delete(l.cuts, 0, 1)
+	}
+	l.cuts = append(l.cuts, c)
+	l.cutsSeen++
+	if len(l.cuts) < 3 || c.left == 0 {
+		return
+	}
+	a, b := l.cuts[0], l.cuts[1]
+	p0, p1 := b.at-a.at, c.at-b.at
+	exact := p0 == p1 && ffSteady(a, b, c)
+	if !exact {
+		if s.ff.bound <= 0 || p1 <= 0 || float64(max(p0-p1, p1-p0)) > s.ff.bound*float64(p1) {
+			return
+		}
+		l.approx = true
+	}
+	if p1 <= 0 {
+		return
+	}
+	j := c.left
+	if float64(j)*float64(p1) > float64(netmodel.MaxTime-c.at) {
+		return // past the end of simulated time: let the run report it
+	}
+	s.ffSkip(b, c, j, p1)
+	l.skipped += j
+	l.period = p1
+	l.cuts = l.cuts[:0]
+}
+
+// ffCapture records the parked tasks' state, or says why it is no cut.
+func (s *Sim) ffCapture() (*ffCut, string) {
+	c := &ffCut{at: s.now, nev: s.nev, tasks: make([]ffTask, len(s.tasks)), slots: slices.Clone(s.slots)}
+	for i := range s.tasks {
+		t := &s.tasks[i]
+		if t.asyncPending != 0 || t.unawaited != 0 || t.deferredMsgs != 0 || t.posted.len() != 0 ||
+			t.unexpected.len() != 0 || t.inbox != 0 || t.outbox != 0 {
+			return nil, fmt.Sprintf("task %d has communication outstanding at its iteration boundary", i)
+		}
+		left := t.stack[len(t.stack)-1].left
+		if i == 0 {
+			c.left = left
+		} else if left != c.left {
+			return nil, "the tasks are in different iterations"
+		}
+		rel := func(x Time) Time { return max(0, x-s.now) }
+		c.tasks[i] = ffTask{
+			rel: [4]Time{rel(t.cpuFree), rel(t.sendFree), rel(t.recvFree), rel(t.asyncDone)},
+			add: [13]int64{int64(t.compute), int64(t.comm),
+				t.cnt.bytesSent, t.cnt.bytesRecv, t.cnt.msgsSent, t.cnt.msgsRecv, t.cnt.bitErrors,
+				t.total.msgsSent, t.total.msgsRecv, t.total.bytesSent, t.total.bytesRecv, t.total.collMsgs, t.total.collBytes},
+			stack: slices.Clone(t.stack),
+		}
+	}
+	c.coll = make(map[collUseKey]int64, len(s.collUse))
+	for k, u := range s.collUse {
+		c.coll[k] = u.Calls
+	}
+	return c, ""
+}
+
+// ffSteady reports whether cuts a, b, c (consecutive iterations) show an
+// exact period: the same relative task states, variables and loop stacks
+// (but for the loop's own count), and the same growth of every counter
+// from a to b as from b to c.
+func ffSteady(a, b, c *ffCut) bool {
+	if b.nev-a.nev != c.nev-b.nev || !slices.Equal(a.slots, c.slots) || !slices.Equal(b.slots, c.slots) {
+		return false
+	}
+	for i := range c.tasks {
+		ta, tb, tc := &a.tasks[i], &b.tasks[i], &c.tasks[i]
+		if ta.rel != tc.rel || tb.rel != tc.rel || !sameStack(ta.stack, tc.stack) || !sameStack(tb.stack, tc.stack) {
+			return false
+		}
+		for k := range tc.add {
+			if tb.add[k]-ta.add[k] != tc.add[k]-tb.add[k] {
+				return false
+			}
+		}
+	}
+	if len(a.coll) != len(c.coll) || len(b.coll) != len(c.coll) {
+		return false
+	}
+	for k, n := range c.coll {
+		if b.coll[k]-a.coll[k] != n-b.coll[k] {
+			return false
+		}
+	}
+	return true
+}
+
+// sameStack compares loop stacks but for the innermost loop's count.
+func sameStack(x, y []loopFrame) bool {
+	if len(x) != len(y) {
+		return false
+	}
+	n := len(x) - 1
+	return slices.Equal(x[:n], y[:n]) && x[n].warm == y[n].warm && x[n].phase == y[n].phase &&
+		x[n].cursor == y[n].cursor && x[n].start == y[n].start && x[n].occ == y[n].occ
+}
+
+// ffSkip advances the parked state c by j iterations of period p, each
+// growing the counters as from b to c.
+func (s *Sim) ffSkip(b, c *ffCut, j int64, p Time) {
+	shift := Time(j) * p
+	at := s.now + shift
+	move := func(x *Time) {
+		if *x > s.now {
+			*x += shift
+		}
+	}
+	for i := range s.tasks {
+		t := &s.tasks[i]
+		d := func(k int) int64 { return j * (c.tasks[i].add[k] - b.tasks[i].add[k]) }
+		move(&t.cpuFree)
+		move(&t.sendFree)
+		move(&t.recvFree)
+		move(&t.asyncDone)
+		t.compute += Time(d(0))
+		t.comm += Time(d(1))
+		t.cnt.bytesSent += d(2)
+		t.cnt.bytesRecv += d(3)
+		t.cnt.msgsSent += d(4)
+		t.cnt.msgsRecv += d(5)
+		t.cnt.bitErrors += d(6)
+		t.total.msgsSent += d(7)
+		t.total.msgsRecv += d(8)
+		t.total.bytesSent += d(9)
+		t.total.bytesRecv += d(10)
+		t.total.collMsgs += d(11)
+		t.total.collBytes += d(12)
+		t.stack[len(t.stack)-1].left -= j
+	}
+	for k, u := range s.collUse {
+		u.Calls += j * (c.coll[k] - b.coll[k])
+	}
+	s.nev += j * (c.nev - b.nev)
+	s.now = at
+}
+
+// ffNotes lists, for the summary, one line per candidate loop that ran:
+// what fast-forward skipped, or why it did not apply.
+func (s *Sim) ffNotes() []string {
+	ff := s.ff
+	if ff == nil {
+		return nil
+	}
+	out := slices.Clone(ff.notes)
+	pcs := make([]int32, 0, len(ff.loops))
+	for pc := range ff.loops {
+		pcs = append(pcs, pc)
+	}
+	slices.Sort(pcs)
+	for _, pc := range pcs {
+		l := ff.loops[pc]
+		at := l.stmt.Span().Start
+		switch {
+		case l.skipped > 0 && l.approx:
+			out = append(out, fmt.Sprintf("fast-forward: the loop at %s skipped %d iterations (period %s, within %g%% per iteration)", at, l.skipped, l.period, 100*ff.bound))
+		case l.skipped > 0:
+			out = append(out, fmt.Sprintf("fast-forward: the loop at %s skipped %d iterations (period %s, exact)", at, l.skipped, l.period))
+		case l.refused != "":
+			out = append(out, fmt.Sprintf("fast-forward did not apply to the loop at %s: %s", at, l.refused))
+		case l.cutsSeen < 3:
+			out = append(out, fmt.Sprintf("fast-forward did not apply to the loop at %s: too few iterations ran in step to show a period", at))
+		default:
+			out = append(out, fmt.Sprintf("fast-forward did not apply to the loop at %s: it never settled into a period", at))
+		}
+	}
+	return out
+}
