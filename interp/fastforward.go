@@ -1,6 +1,8 @@
 package interp
 
 import (
+	"bufio"
+	"bytes"
 	"fmt"
 	"reflect"
 	"slices"
@@ -37,13 +39,15 @@ import (
 // ffState is the fast-forward's state; Sim.ff is nil when it is off, so
 // the only cost of the feature in a normal run is that nil check.
 type ffState struct {
-	bound  float64
-	loops  map[int32]*ffLoop // candidate loops, by the pc of their Next instruction
-	parked []int32           // parked tasks, in parking order
-	pc     int32             // where they parked
-	at     Time              // when they parked
-	pass   []bool            // by task: released, continue past the boundary once
-	notes  []string          // what happened, for the summary, in source order of first use
+	bound    float64
+	loops    map[int32]*ffLoop // candidate loops, by the pc of their Next instruction
+	parked   []int32           // parked tasks, in parking order
+	pc       int32             // where they parked
+	at       Time              // when they parked
+	pass     []bool            // by task: released, continue past the boundary once
+	queued   int               // events queued when the last task parked
+	diverged []int32           // loops whose parking changed the run (see ffWatch)
+	notes    []string          // for the summary, before the loops' notes
 }
 
 // ffLoop is one candidate loop.
@@ -183,10 +187,39 @@ func (s *Sim) park(t *task, pc int32) bool {
 	return true
 }
 
-// ffRelease is called, while tasks are parked, before the clock moves on
-// (or when nothing is left to do): it records a cut if the parked tasks
-// make one, skips iterations if the cuts show a period, and releases them
-// all at the time they parked.
+// ffMayWait reports whether the parked tasks may stay parked while the
+// next event is processed: only while it is another task's wake-up at the
+// time they parked, which ffWatch then checks parked it too. Any other
+// event would, without parking, have come after the parked tasks went on.
+func (s *Sim) ffMayWait() bool {
+	if s.q.len() == 0 {
+		return false
+	}
+	at, e := s.q.peek()
+	s.ff.queued = s.q.len()
+	return at == s.now && e.kind() == evResume
+}
+
+// ffWatch checks, after event e was processed while tasks were parked,
+// that it did nothing but park its task: had it done more (sent a
+// message, woken a task), its effects would come before the parked
+// tasks' instead of after them, and the run would no longer be the one
+// without fast-forward. Such a run is marked diverged and Run runs it
+// again without that loop's fast-forward.
+func (s *Sim) ffWatch(e event) {
+	ff := s.ff
+	if n := len(ff.parked); n > 0 && ff.parked[n-1] == e.id() && s.q.len() == ff.queued-1 {
+		return
+	}
+	if !slices.Contains(ff.diverged, ff.pc) {
+		ff.diverged = append(ff.diverged, ff.pc)
+	}
+}
+
+// ffRelease lets the parked tasks go on, in the order they parked, at the
+// time they parked, as they would have without parking. If every task
+// parked with nothing in flight it first records the cut, and skips
+// iterations if the cuts show a period.
 func (s *Sim) ffRelease() {
 	ff := s.ff
 	l := ff.loops[ff.pc]
@@ -204,13 +237,51 @@ func (s *Sim) ffRelease() {
 			s.ffRefuse(ff.pc, l, why)
 		}
 	}
-	for _, id := range ff.parked {
+	parked := ff.parked
+	ff.parked = nil // tasks may park at another loop as they go on
+	for _, id := range parked {
+		if s.fatal {
+			break
+		}
 		ff.pass[id] = true
-		s.schedule(s.now, makeEvent(evResume, id))
+		s.exec(&s.tasks[id])
 	}
-	// The releases are no events of the program's run.
-	s.nev -= int64(len(ff.parked))
-	ff.parked = ff.parked[:0]
+	if ff.parked == nil {
+		ff.parked = parked[:0]
+	}
+}
+
+// runFastForward is Run with fast-forward: it runs the program, and runs
+// it again without parking at the loops where parking changed the run
+// (see ffWatch), until it did not. OUTPUTS are held back until the run
+// that counts.
+func (s *Sim) runFastForward() {
+	out := s.out
+	var held bytes.Buffer
+	var refused []int32
+	for {
+		s.out = bufio.NewWriter(&held)
+		s.run()
+		if len(s.ff.diverged) == 0 {
+			break
+		}
+		refused = append(refused, s.ff.diverged...)
+		fresh, err := New(s.prog, s.opts)
+		if err != nil {
+			break // New took these options once: it cannot fail now
+		}
+		for _, pc := range refused {
+			fresh.ffRefuse(pc, fresh.ff.loops[pc], "parking its tasks at its iteration boundary would change the run")
+		}
+		*s = *fresh
+		for i := range s.tasks {
+			s.tasks[i].sim = s
+		}
+		held.Reset()
+	}
+	s.out = out
+	s.out.Write(held.Bytes())
+	s.out.Flush()
 }
 
 // ffRefuse stops fast-forwarding loop l, whose Next instruction is at pc.

@@ -227,7 +227,11 @@ func Run(p *ir.Program, opts Options) (*Result, error) {
 // Run predicts the run prepared by New; call it once. Keep the Sim to
 // write its logs or timeline afterwards.
 func (s *Sim) Run() *Result {
-	s.run()
+	if s.ff != nil {
+		s.runFastForward()
+	} else {
+		s.run()
+	}
 	s.releasePools()
 	return s.result()
 }
@@ -260,8 +264,14 @@ func (s *Sim) run() {
 	defer s.out.Flush()
 	s.lastProgress = time.Now()
 	for !s.fatal {
-		if s.ff != nil && len(s.ff.parked) > 0 && (s.q.len() == 0 || s.q.heap[0].at > s.now) {
-			s.ffRelease() // the clock moves on: release the tasks parked at a loop boundary
+		watch := false
+		if s.ff != nil && len(s.ff.parked) > 0 {
+			// Tasks are parked at a loop boundary (see fastforward.go).
+			if !s.ffMayWait() {
+				s.ffRelease()
+				continue
+			}
+			watch = true
 		}
 		if s.q.len() == 0 {
 			break
@@ -286,6 +296,9 @@ func (s *Sim) run() {
 			s.clearToSend(id)
 		case evData:
 			s.dataArrive(id)
+		}
+		if watch {
+			s.ffWatch(e)
 		}
 	}
 	if s.fatal {
@@ -334,6 +347,11 @@ func (s *Sim) step(t *task) {
 		s.resumeAt(t, t.cpuFree)
 		return
 	}
+	s.exec(t)
+}
+
+// exec runs task t's instructions until it blocks, sleeps or ends.
+func (s *Sim) exec(t *task) {
 	err := ir.Catch(func() { t.execute() })
 	if err == errOverLimit {
 		return // checkGrowth has recorded the problem
