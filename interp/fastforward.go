@@ -60,6 +60,8 @@ type ffLoop struct {
 	approx   bool     // a skip was within the bound, not exact
 	period   Time     // the period of the last skip
 	cutsSeen int64    // clean cuts recorded
+	random   bool     // its body draws random numbers (allowed with a bound)
+	periods  []Time   // the periods between the last cuts in a row, oldest first (at most ffWindow)
 }
 
 // ffCut is the state at a clean cut: every task parked at the boundary at
@@ -101,7 +103,12 @@ func (s *Sim) newFastForward() {
 			continue
 		}
 		r := in.stmt.(*ir.Repeat)
-		l := &ffLoop{stmt: r, refused: ffStatic(r.Body, ff.bound > 0)}
+		l := &ffLoop{stmt: r, refused: ffStatic(r.Body, false)}
+		if l.refused != "" && ff.bound > 0 && ffStatic(r.Body, true) == "" {
+			// Random draws are allowed with a bound, but the random
+			// streams are no part of a cut: no period is exact.
+			l.refused, l.random = "", true
+		}
 		ff.loops[int32(pc)] = l
 		in.ff = l.refused == ""
 	}
@@ -227,7 +234,7 @@ func (s *Sim) ffRelease() {
 		l.misses = 0
 		s.ffCut(l)
 	} else {
-		l.cuts = l.cuts[:0]
+		l.cuts, l.periods = l.cuts[:0], l.periods[:0]
 		l.misses++
 		if l.misses >= 3 {
 			why := "the tasks do not reach its iteration boundary at the same time"
@@ -300,27 +307,32 @@ func (s *Sim) ffCut(l *ffLoop) {
 		return
 	}
 	if n := len(l.cuts); n > 0 && l.cuts[n-1].left != c.left+1 {
-		l.cuts = l.cuts[:0] // a new entry into the loop
+		l.cuts, l.periods = l.cuts[:0], l.periods[:0] // a new entry into the loop
 	}
 	if len(l.cuts) == 3 {
 		l.cuts = slices.Delete(l.cuts, 0, 1)
 	}
 	l.cuts = append(l.cuts, c)
 	l.cutsSeen++
+	if n := len(l.cuts); n > 1 {
+		if len(l.periods) == ffWindow {
+			l.periods = slices.Delete(l.periods, 0, 1)
+		}
+		l.periods = append(l.periods, c.at-l.cuts[n-2].at)
+	}
 	if len(l.cuts) < 3 || c.left == 0 {
 		return
 	}
 	a, b := l.cuts[0], l.cuts[1]
 	p0, p1 := b.at-a.at, c.at-b.at
-	exact := p0 == p1 && ffSteady(a, b, c)
-	if !exact {
-		if s.ff.bound <= 0 || p1 <= 0 || float64(max(p0-p1, p1-p0)) > s.ff.bound*float64(p1) {
+	if p1 <= 0 {
+		return
+	}
+	if l.random || !(p0 == p1 && ffSteady(a, b, c)) {
+		if s.ff.bound <= 0 || !l.settled(s.ff.bound) {
 			return
 		}
 		l.approx = true
-	}
-	if p1 <= 0 {
-		return
 	}
 	j := c.left
 	if float64(j)*float64(p1) > float64(netmodel.MaxTime-c.at) {
@@ -329,7 +341,22 @@ func (s *Sim) ffCut(l *ffLoop) {
 	s.ffSkip(b, c, j, p1)
 	l.skipped += j
 	l.period = p1
-	l.cuts = l.cuts[:0]
+	l.cuts, l.periods = l.cuts[:0], l.periods[:0]
+}
+
+// ffWindow is how many successive periods must agree within a bound: a
+// few equal periods in a row happen by chance when each iteration draws
+// its time at random.
+const ffWindow = 8
+
+// settled reports whether the last ffWindow periods differ by at most
+// bound, relative to the shortest.
+func (l *ffLoop) settled(bound float64) bool {
+	if len(l.periods) < ffWindow {
+		return false
+	}
+	lo, hi := slices.Min(l.periods), slices.Max(l.periods)
+	return lo > 0 && float64(hi-lo) <= bound*float64(lo)
 }
 
 // ffCapture records the parked tasks' state, or says why it is no cut.

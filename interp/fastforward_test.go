@@ -190,3 +190,43 @@ func TestFastForwardRefusals(t *testing.T) {
 		}
 	}
 }
+
+// TestFastForwardBound: with a bound, a loop that draws random numbers is
+// skipped once eight periods in a row agree within it, and the prediction
+// stays within the bound; one whose period keeps changing runs in full.
+func TestFastForwardBound(t *testing.T) {
+	plat, err := netmodel.Preset(netmodel.DefaultPlatform)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const bound = 0.001
+	for _, c := range []struct {
+		body string
+		why  string
+	}{
+		{"ALL TASKS COMPUTE FOR 10 MICROSECONDS THEN TASK r SLEEPS FOR 0 MICROSECONDS THEN ALL TASKS REDUCE A DOUBLEWORD", "within 0.1% per iteration"},
+		{"ALL TASKS SLEEP FOR r MICROSECONDS THEN ALL TASKS REDUCE A DOUBLEWORD", "never settled"},
+	} {
+		p := build(t, "bound.parley", "FOR 300 REPETITIONS LET r BE A RANDOM TASK WHILE { "+c.body+" }")
+		opts := interp.Options{NumTasks: 16, Platform: plat, Seed: 1}
+		full, err := interp.Run(p, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts.FastForward, opts.FastForwardBound = true, bound
+		ff, err := interp.Run(p, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(ff.FastForward) != 1 || !strings.Contains(ff.FastForward[0], c.why) {
+			t.Errorf("%s: notes %q, want %q", c.body, ff.FastForward, c.why)
+		}
+		if d := float64(ff.Predicted - full.Predicted); d > bound*float64(full.Predicted) || -d > bound*float64(full.Predicted) {
+			t.Errorf("%s: predicted %s with the bound, %s without", c.body, ff.Predicted, full.Predicted)
+		}
+		opts.FastForwardBound = 0
+		if exact, err := interp.Run(p, opts); err != nil || exact.Predicted != full.Predicted || !strings.Contains(exact.FastForward[0], "random task") {
+			t.Errorf("%s: without a bound: %v %v", c.body, err, exact.FastForward)
+		}
+	}
+}
