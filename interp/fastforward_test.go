@@ -181,6 +181,7 @@ func TestFastForwardRefusals(t *testing.T) {
 		{"FOR 50 REPETITIONS { ALL TASKS SYNCHRONIZE THEN ALL TASKS LOG elapsed_usecs AS \"t\" }", "LOGS"},
 		{"FOR 50 REPETITIONS { ALL TASKS SYNCHRONIZE THEN TASK 0 OUTPUTS \"x\" }", "OUTPUTS"},
 		{"FOR 50 REPETITIONS { ALL TASKS SYNCHRONIZE THEN ALL TASKS RESET THEIR COUNTERS }", "counters"},
+		{"FOR 50 REPETITIONS { ALL TASKS SYNCHRONIZE THEN ALL TASKS COMPUTE FOR 1 + msgs_sent MICROSECONDS }", "reads a counter"},
 		{"FOR 2 REPETITIONS ALL TASKS SYNCHRONIZE.", "too few iterations"},
 	} {
 		p := build(t, "refuse.parley", c.src)
