@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"unsafe"
 
+	"github.com/parley-hpc/parley/internal/memlimit"
 	"github.com/parley-hpc/parley/ir"
 	"github.com/parley-hpc/parley/netmodel"
 )
@@ -301,6 +303,12 @@ func (s *Sim) ffRefuse(pc int32, l *ffLoop, why string) {
 // ffCut records the clean cut the parked tasks make, and skips the loop's
 // remaining iterations if the last three cuts show a period.
 func (s *Sim) ffCut(l *ffLoop) {
+	// Three cuts are kept; they must fit beside the run (see checkGrowth).
+	per := int64(unsafe.Sizeof(ffTask{})) + int64(len(s.tasks[0].stack))*int64(unsafe.Sizeof(loopFrame{})) + 8*int64(s.prog.NumSlots)
+	if s.memBase+s.heldBytes()+3*per*int64(len(s.tasks)) > s.memLimit {
+		s.ffRefuse(s.ff.pc, l, fmt.Sprintf("three copies of the task state (%s) would pass the memory limit", memlimit.Format(3*per*int64(len(s.tasks)))))
+		return
+	}
 	c, why := s.ffCapture()
 	if why != "" {
 		s.ffRefuse(s.ff.pc, l, why)

@@ -231,3 +231,25 @@ func TestFastForwardBound(t *testing.T) {
 		}
 	}
 }
+
+// TestFastForwardMemory: under a memory limit the run fits but its cuts
+// would not, the loop runs in full and says why. The limit is searched
+// for, so that the test does not hang on the exact sizes of the structures.
+func TestFastForwardMemory(t *testing.T) {
+	plat, err := netmodel.Preset(netmodel.DefaultPlatform)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := fs.ReadFile(examples.FS, "halo3d.parley")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := build(t, "halo3d.parley", string(src))
+	for limit := int64(300_000); limit < 2_000_000; limit += 10_000 {
+		res := bothWays(t, "halo3d", p, interp.Options{NumTasks: 64, Platform: plat, MaxMemory: limit})
+		if res.OK() && len(res.FastForward) == 1 && strings.Contains(res.FastForward[0], "would pass the memory limit") {
+			return
+		}
+	}
+	t.Fatal("no memory limit let the run fit but not fast-forward's copies of the task state")
+}
