@@ -246,14 +246,17 @@ func (s *Sim) ffRelease() {
 			s.ffRefuse(ff.pc, l, why)
 		}
 	}
-	parked := ff.parked
+	parked, pc := ff.parked, ff.pc
 	ff.parked = nil // tasks may park at another loop as they go on
 	for _, id := range parked {
-		if s.fatal {
-			break
-		}
 		ff.pass[id] = true
 		s.exec(&s.tasks[id])
+		if s.fatal {
+			// Without parking the run would have stopped before the
+			// events that parked the tasks after this one.
+			ff.diverged = append(ff.diverged, pc)
+			break
+		}
 	}
 	if ff.parked == nil {
 		ff.parked = parked[:0]
