@@ -121,6 +121,7 @@ var loopStmts = []string{
 	"TASK 0 MULTICASTS A %d BYTE MESSAGE TO ALL OTHER TASKS",
 	"FOR EACH i IN {1, ..., 3} ALL TASKS COMPUTE FOR i*%d MICROSECONDS",
 	"TASKS t SUCH THAT t < 2 COMPUTE FOR RANDOM_UNIFORM(1, %d) MICROSECONDS",
+	"ASSERT THAT \"fewer than 12 tasks\" WITH num_tasks < 12",
 }
 
 // randomLoopProgram makes a program of one or two nested loops of random

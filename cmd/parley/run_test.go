@@ -118,7 +118,11 @@ func TestRunFastForward(t *testing.T) {
 			t.Errorf("%v: the summary differs from the full run's:\n%s\nfull:\n%s", ff, out, full)
 		}
 	}
-	code, _, errOut := parley(t, "", "run", "--fast-forward=fast")
+	code, out, errOut := parley(t, "", "run", "--fast-forward", "--json")
+	if code != 0 || !strings.Contains(out, `"fast_forward": [`) || !strings.Contains(out, "skipped 7 iterations") {
+		t.Errorf("--json: %d %q\n%s", code, errOut, out)
+	}
+	code, _, errOut = parley(t, "", "run", "--fast-forward=fast")
 	if code != 2 || !strings.Contains(errOut, "percentage") {
 		t.Errorf("a bad bound: %d %q", code, errOut)
 	}
