@@ -18,12 +18,16 @@ import (
 // threshold rule of dPerf applied inside the simulator.
 //
 // Every task stops (parks) when it reaches the boundary between two
-// iterations of a candidate loop. When the clock is about to move on, the
-// parked tasks are released in the order they parked, at the time they
-// parked, so parking changes no time. If every task parked at the same
-// time with nothing in flight (the event queue empty: no message, no
-// receive, no pending wake-up), the state is a clean cut and is recorded.
-// Three cuts in a row whose task states agree relative to the cut's time,
+// iterations of a candidate loop. Before any event other than another
+// task's wake-up at the same time, the parked tasks go on, in the order
+// they parked, at the time they parked, so parking changes neither times
+// nor order; a run in which a wake-up did more than park its task is run
+// again without parking at that loop (see ffWatch). If every task parked
+// at the same time with nothing in flight (the event queue empty: no
+// message, no receive, no pending wake-up), the state is a clean cut and
+// is recorded. Three cuts in a row whose task states agree relative to
+// the cut's time, whose parking order repeats every iteration or every
+// other one,
 // with the same period P and the same per-iteration growth of every
 // counter (times, messages, bytes, events, collective calls) in both
 // iterations, make the loop's future a shift of its present: the
@@ -32,9 +36,9 @@ import (
 // remaining iterations are then skipped by adding jP to every time and j
 // times the growth to every counter.
 //
-// With a bound (Options.FastForwardBound), cuts whose periods differ by
-// less than the bound, relative to the period, are enough; task states
-// need not agree, and bodies may draw random numbers. The prediction is
+// With a bound (Options.FastForwardBound), ffWindow successive periods
+// that differ by at most the bound, relative to the shortest, are enough;
+// task states need not agree, and bodies may draw random numbers. The prediction is
 // then approximate within that bound per skipped iteration, and the
 // summary says so.
 
@@ -45,7 +49,6 @@ type ffState struct {
 	loops    map[int32]*ffLoop // candidate loops, by the pc of their Next instruction
 	parked   []int32           // parked tasks, in parking order
 	pc       int32             // where they parked
-	at       Time              // when they parked
 	pass     []bool            // by task: released, continue past the boundary once
 	queued   int               // events queued when the last task parked
 	diverged []int32           // loops whose parking changed the run (see ffWatch)
@@ -70,6 +73,7 @@ type ffLoop struct {
 // time at, nothing in flight.
 type ffCut struct {
 	at    Time
+	order []int32 // the tasks in the order they parked, which is the order they go on
 	nev   int64
 	left  int64
 	tasks []ffTask
@@ -191,7 +195,7 @@ func (s *Sim) park(t *task, pc int32) bool {
 	if len(ff.parked) > 0 && ff.pc != pc {
 		return false // another loop's tasks are parked: this boundary is no cut
 	}
-	ff.pc, ff.at = pc, s.now
+	ff.pc = pc
 	ff.parked = append(ff.parked, t.id)
 	return true
 }
@@ -339,17 +343,34 @@ func (s *Sim) ffCut(l *ffLoop) {
 	if p1 <= 0 {
 		return
 	}
-	if l.random || !(p0 == p1 && ffSteady(a, b, c)) {
+	j := c.left
+	// The tasks go on in the order they parked, which is part of the
+	// state: the next iteration follows from the cut and that order. In
+	// a steady loop the order repeats every iteration or every other
+	// one; then so does everything, and after j iterations the order is
+	// the one that many iterations on.
+	order := c.order
+	steady := !l.random && p0 == p1 && ffSteady(a, b, c)
+	switch {
+	case !steady, slices.Equal(b.order, c.order):
+	case slices.Equal(a.order, c.order):
+		if j%2 == 1 {
+			order = b.order
+		}
+	default:
+		steady = false
+	}
+	if !steady {
 		if s.ff.bound <= 0 || !l.settled(s.ff.bound) {
 			return
 		}
-		l.approx = true
+		l.approx, order = true, c.order
 	}
-	j := c.left
 	if float64(j)*float64(p1) > float64(netmodel.MaxTime-c.at) {
 		return // past the end of simulated time: let the run report it
 	}
 	s.ffSkip(b, c, j, p1)
+	copy(s.ff.parked, order)
 	l.skipped += j
 	l.period = p1
 	l.cuts, l.periods = l.cuts[:0], l.periods[:0]
@@ -372,7 +393,7 @@ func (l *ffLoop) settled(bound float64) bool {
 
 // ffCapture records the parked tasks' state, or says why it is no cut.
 func (s *Sim) ffCapture() (*ffCut, string) {
-	c := &ffCut{at: s.now, nev: s.nev, tasks: make([]ffTask, len(s.tasks)), slots: slices.Clone(s.slots)}
+	c := &ffCut{at: s.now, nev: s.nev, order: slices.Clone(s.ff.parked), tasks: make([]ffTask, len(s.tasks)), slots: slices.Clone(s.slots)}
 	for i := range s.tasks {
 		t := &s.tasks[i]
 		if t.asyncPending != 0 || t.unawaited != 0 || t.deferredMsgs != 0 || t.posted.len() != 0 ||
