@@ -25,12 +25,11 @@ import (
 // again without parking at that loop (see ffWatch). If every task parked
 // at the same time with nothing in flight (the event queue empty: no
 // message, no receive, no pending wake-up), the state is a clean cut and
-// is recorded. Three cuts in a row whose task states agree relative to
-// the cut's time, whose parking order repeats every iteration or every
-// other one,
-// with the same period P and the same per-iteration growth of every
-// counter (times, messages, bytes, events, collective calls) in both
-// iterations, make the loop's future a shift of its present: the
+// is recorded. Cuts in a row (at least three) whose task states agree
+// relative to the cut's time, whose parking order repeats after m
+// iterations (m < ffCuts), with the same period P and the same
+// per-iteration growth of every counter (times, messages, bytes, events,
+// collective calls) in each iteration, make the loop's future a shift of its present: the
 // simulation is deterministic and nothing in the body reads the clock, a
 // counter or a random stream (checked when the run starts). The j
 // remaining iterations are then skipped by adding jP to every time and j
@@ -60,7 +59,7 @@ type ffLoop struct {
 	stmt     *ir.Repeat
 	refused  string   // why fast-forward does not apply, once known
 	misses   int      // boundaries in a row that were not clean cuts
-	cuts     []*ffCut // the last clean cuts, oldest first (at most 3)
+	cuts     []*ffCut // the last clean cuts, oldest first (at most ffCuts)
 	skipped  int64    // iterations skipped so far
 	approx   bool     // a skip was within the bound, not exact
 	period   Time     // the period of the last skip
@@ -307,13 +306,17 @@ func (s *Sim) ffRefuse(pc int32, l *ffLoop, why string) {
 	s.code[pc].ff = false
 }
 
+// ffCuts is how many clean cuts a loop keeps: enough to see a parking
+// order that repeats every ffCuts-1 iterations.
+const ffCuts = 5
+
 // ffCut records the clean cut the parked tasks make, and skips the loop's
-// remaining iterations if the last three cuts show a period.
+// remaining iterations if the last cuts show a period.
 func (s *Sim) ffCut(l *ffLoop) {
-	// Three cuts are kept; they must fit beside the run (see checkGrowth).
+	// The cuts kept must fit beside the run (see checkGrowth).
 	per := int64(unsafe.Sizeof(ffTask{})) + int64(len(s.tasks[0].stack))*int64(unsafe.Sizeof(loopFrame{})) + 8*int64(s.prog.NumSlots)
-	if s.memBase+s.heldBytes()+3*per*int64(len(s.tasks)) > s.memLimit {
-		s.ffRefuse(s.ff.pc, l, fmt.Sprintf("three copies of the task state (%s) would pass the memory limit", memlimit.Format(3*per*int64(len(s.tasks)))))
+	if all := ffCuts * per * int64(len(s.tasks)); s.memBase+s.heldBytes()+all > s.memLimit {
+		s.ffRefuse(s.ff.pc, l, fmt.Sprintf("%d copies of the task state (%s) would pass the memory limit", ffCuts, memlimit.Format(all)))
 		return
 	}
 	c, why := s.ffCapture()
@@ -324,56 +327,77 @@ func (s *Sim) ffCut(l *ffLoop) {
 	if n := len(l.cuts); n > 0 && l.cuts[n-1].left != c.left+1 {
 		l.cuts, l.periods = l.cuts[:0], l.periods[:0] // a new entry into the loop
 	}
-	if len(l.cuts) == 3 {
+	if len(l.cuts) == ffCuts {
 		l.cuts = slices.Delete(l.cuts, 0, 1)
 	}
 	l.cuts = append(l.cuts, c)
 	l.cutsSeen++
-	if n := len(l.cuts); n > 1 {
+	n := len(l.cuts)
+	if n > 1 {
 		if len(l.periods) == ffWindow {
 			l.periods = slices.Delete(l.periods, 0, 1)
 		}
 		l.periods = append(l.periods, c.at-l.cuts[n-2].at)
 	}
-	if len(l.cuts) < 3 || c.left == 0 {
+	if n < 3 || c.left == 0 {
 		return
 	}
-	a, b := l.cuts[0], l.cuts[1]
-	p0, p1 := b.at-a.at, c.at-b.at
-	if p1 <= 0 {
+	b := l.cuts[n-2]
+	p := c.at - b.at
+	if p <= 0 {
 		return
 	}
 	j := c.left
-	// The tasks go on in the order they parked, which is part of the
-	// state: the next iteration follows from the cut and that order. In
-	// a steady loop the order repeats every iteration or every other
-	// one; then so does everything, and after j iterations the order is
-	// the one that many iterations on.
-	order := c.order
-	steady := !l.random && p0 == p1 && ffSteady(a, b, c)
-	switch {
-	case !steady, slices.Equal(b.order, c.order):
-	case slices.Equal(a.order, c.order):
-		if j%2 == 1 {
-			order = b.order
+	order, steady := c.order, false
+	if !l.random {
+		if m := l.cycle(); m > 0 {
+			// The order repeats every m iterations, and so does
+			// everything: after j more, it is the one j on.
+			order, steady = l.cuts[n-1-m+int(j%int64(m))].order, true
 		}
-	default:
-		steady = false
 	}
 	if !steady {
 		if s.ff.bound <= 0 || !l.settled(s.ff.bound) {
 			return
 		}
-		l.approx, order = true, c.order
+		l.approx = true
 	}
-	if float64(j)*float64(p1) > float64(netmodel.MaxTime-c.at) {
+	if float64(j)*float64(p) > float64(netmodel.MaxTime-c.at) {
 		return // past the end of simulated time: let the run report it
 	}
-	s.ffSkip(b, c, j, p1)
+	s.ffSkip(b, c, j, p)
 	copy(s.ff.parked, order)
 	l.skipped += j
-	l.period = p1
+	l.period = p
 	l.cuts, l.periods = l.cuts[:0], l.periods[:0]
+}
+
+// cycle returns the number of iterations m after which the last cuts
+// repeat exactly, or 0 if they do not. The tasks go on in the order they
+// parked, so the next iteration follows from a cut and its order: if the
+// last cut's order is that of m iterations before, and every cut since
+// (and at least the last three) has the same relative state, period and
+// growth, the loop repeats those m iterations for ever.
+func (l *ffLoop) cycle() int {
+	n := len(l.cuts)
+	last := l.cuts[n-1]
+	for m := 1; m <= n-2; m++ {
+		if !slices.Equal(l.cuts[n-1-m].order, last.order) {
+			continue
+		}
+		first := n - 1 - max(m, 2)
+		if first < 0 {
+			return 0
+		}
+		for i := first; i+2 < n; i++ {
+			a, b, c := l.cuts[i], l.cuts[i+1], l.cuts[i+2]
+			if b.at-a.at != c.at-b.at || !ffSteady(a, b, c) {
+				return 0
+			}
+		}
+		return m
+	}
+	return 0
 }
 
 // ffWindow is how many successive periods must agree within a bound: a
