@@ -24,6 +24,7 @@ const (
 // instruction pops it on exit and jumps past the loop.
 type instr struct {
 	op     opcode
+	ff     bool // a loop fast-forward may skip: tasks park at its Next (see fastforward.go)
 	target int32
 	stmt   ir.Stmt
 	table  int32

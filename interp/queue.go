@@ -114,6 +114,13 @@ func (q *eventQueue) push(at Time, e event) {
 	q.up(len(q.heap) - 1)
 }
 
+// peek returns the next event and its time without removing it; the
+// queue is not empty.
+func (q *eventQueue) peek() (Time, event) {
+	b := &q.buckets[q.heap[0].bucket]
+	return b.at, q.nodes[b.head].ev
+}
+
 // pop removes the next event and returns it with its time.
 func (q *eventQueue) pop() (Time, event) {
 	q.n--

@@ -24,6 +24,9 @@ type Result struct {
 	// Collectives says which algorithm carried out each statement's
 	// collective calls, in source order.
 	Collectives []CollectiveUse
+	// FastForward says, one line per loop, what Options.FastForward
+	// skipped or why it did not apply; nil when it was off.
+	FastForward []string
 }
 
 // Status says whether a run went to the end of the program.
@@ -78,7 +81,7 @@ func (r *Result) OK() bool { return len(r.Problems) == 0 }
 
 func (s *Sim) result() *Result {
 	r := &Result{Program: s.prog.Lang.File, Platform: s.plat.Name, NumTasks: s.g.NumTasks, Seed: s.g.Seed, Events: s.nev, Problems: s.problemList(),
-		Collectives: s.collectiveUses()}
+		Collectives: s.collectiveUses(), FastForward: s.ffNotes()}
 	switch {
 	case s.halted:
 		r.Status = Stopped
@@ -230,6 +233,9 @@ func (r *Result) WriteSummary(w io.Writer, show int) {
 		}
 		tw.Flush()
 	}
+	for _, note := range r.FastForward {
+		fmt.Fprintln(w, note)
+	}
 	if len(r.Problems) > 0 {
 		var kinds []string
 		for _, p := range r.Problems {
@@ -297,7 +303,8 @@ func (r *Result) WriteJSON(w io.Writer) error {
 		Tasks     []jsonTask           `json:"per_task,omitempty"`
 		Problems  []map[string]any     `json:"problems"`
 		Network   any                  `json:"network"`
-	}{Program: r.Program, Platform: r.Platform, NumTasks: r.NumTasks, Seed: r.Seed,
+		FastFwd   []string             `json:"fast_forward,omitempty"`
+	}{FastFwd: r.FastForward, Program: r.Program, Platform: r.Platform, NumTasks: r.NumTasks, Seed: r.Seed,
 		Status: r.Status.String(), Partial: r.Partial(), Headline: r.Headline(), Predicted: r.Predicted.Micros(), Events: r.Events,
 		Splits: map[string]jsonSplit{
 			"compute":       js(split(r.Tasks, func(t *TaskStats) Time { return t.Compute })),

@@ -49,6 +49,12 @@ type Options struct {
 	// them. 0 means half the physical memory (4 GiB where it cannot be
 	// read); the command line's --max-memory sets it.
 	MaxMemory int64
+	// FastForward skips the remaining iterations of a FOR n REPETITIONS
+	// loop once they repeat with a period (see fastforward.go): exactly,
+	// unless FastForwardBound > 0 lets periods that differ by less than
+	// that fraction (0.001 for 0.1%) count as one.
+	FastForward      bool
+	FastForwardBound float64
 }
 
 // Progress is how far a run has got.
@@ -138,6 +144,7 @@ type Sim struct {
 	budget       int64     // events left until the next poll
 	lastProgress time.Time // when Options.Progress was last called
 	tl           *timeline // nil unless Options.Timeline
+	ff           *ffState  // nil unless Options.FastForward
 	logID        string    // the run's identifier in its logs, once made
 	memLimit     int64     // Options.MaxMemory, or the default
 	memBase      int64     // the estimated memory of the tasks (see checkTasks)
@@ -204,6 +211,9 @@ func New(p *ir.Program, opts Options) (*Sim, error) {
 		t.Frame.Counters = t
 		s.schedule(0, makeEvent(evResume, int32(i)))
 	}
+	if opts.FastForward {
+		s.newFastForward()
+	}
 	return s, nil
 }
 
@@ -221,7 +231,11 @@ func Run(p *ir.Program, opts Options) (*Result, error) {
 // Run predicts the run prepared by New; call it once. Keep the Sim to
 // write its logs or timeline afterwards.
 func (s *Sim) Run() *Result {
-	s.run()
+	if s.ff != nil {
+		s.runFastForward()
+	} else {
+		s.run()
+	}
 	s.releasePools()
 	return s.result()
 }
@@ -253,7 +267,19 @@ func (s *Sim) resumeAt(t *task, at Time) {
 func (s *Sim) run() {
 	defer s.out.Flush()
 	s.lastProgress = time.Now()
-	for s.q.len() > 0 && !s.fatal {
+	for !s.fatal {
+		watch := false
+		if s.ff != nil && len(s.ff.parked) > 0 {
+			// Tasks are parked at a loop boundary (see fastforward.go).
+			if !s.ffMayWait() {
+				s.ffRelease()
+				continue
+			}
+			watch = true
+		}
+		if s.q.len() == 0 {
+			break
+		}
 		if s.budget == 0 && s.poll() {
 			return
 		}
@@ -278,6 +304,9 @@ func (s *Sim) run() {
 			s.clearToSend(id)
 		case evData:
 			s.dataArrive(id)
+		}
+		if watch {
+			s.ffWatch(e)
 		}
 	}
 	if s.fatal {
@@ -326,6 +355,11 @@ func (s *Sim) step(t *task) {
 		s.resumeAt(t, t.cpuFree)
 		return
 	}
+	s.exec(t)
+}
+
+// exec runs task t's instructions until it blocks, sleeps or ends.
+func (s *Sim) exec(t *task) {
 	err := ir.Catch(func() { t.execute() })
 	if err == errOverLimit {
 		return // checkGrowth has recorded the problem

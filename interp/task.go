@@ -185,6 +185,9 @@ func (t *task) execute() {
 			t.stack = append(t.stack, f)
 		case opRepeatNext, opTimedNext:
 			var next, ok bool
+			if in.ff && s.park(t, t.pc) {
+				return
+			}
 			if in.op == opRepeatNext {
 				next, ok = t.repeatNext(in.stmt.(*ir.Repeat))
 			} else {

@@ -4,10 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"time"
 
@@ -62,6 +64,8 @@ stopped it.`, examples.Default, strings.Join(netmodel.Presets(), ", "), netmodel
 			fs.IntVar(&o.show, "show", 8, "list this many of the slowest tasks")
 			fs.BoolVar(&o.stats, "stats", false, "print simulator statistics: events, events per second, peak memory, collective algorithms")
 			fs.StringVar(&o.links, "links", "", "write per-link figures (bytes, utilization) as CSV to this file; needs a flow platform")
+			fs.StringVar(&o.fastForward, "fast-forward", "", "skip a loop's remaining iterations once they repeat exactly; with a BOUND (--fast-forward 0.1%), once successive periods differ by less")
+			fs.Lookup("fast-forward").NoOptDefVal = exactPeriod
 			return o
 		},
 		run: runRun,
@@ -72,6 +76,7 @@ type runOptions struct {
 	sim            simOptions
 	logs, timeline string
 	links          string
+	fastForward    string // "", exactPeriod or a bound such as "0.1%"
 	json, stats    bool
 	show           int
 }
@@ -184,7 +189,7 @@ func (s *simulation) status(res *interp.Result) int {
 
 func runRun(e *env, inv *invocation) int {
 	o := inv.opts.(*runOptions)
-	if len(inv.pos) > 1 {
+	if len(inv.pos) > 1 && !(o.fastForward == exactPeriod && len(inv.pos) == 2 && strings.HasSuffix(inv.pos[1], "%")) {
 		fmt.Fprintf(e.stderr, "parley run: one program at a time (got %s)\n", strings.Join(inv.pos, ", "))
 		return 2
 	}
@@ -194,6 +199,11 @@ func runRun(e *env, inv *invocation) int {
 	}
 	if o.logs == "-" {
 		fmt.Fprintln(e.stderr, "parley run: --logs names a directory (one log per task), not standard output")
+		return 2
+	}
+	bound, err := fastForwardBound(o, inv)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "parley run: %v\n", err)
 		return 2
 	}
 	path := examples.Default
@@ -214,6 +224,7 @@ func runRun(e *env, inv *invocation) int {
 		summary, out = e.stderr, e.stderr
 	}
 	s.opts.Output, s.opts.Timeline, s.opts.Logs = out, o.timeline != "", o.logs != ""
+	s.opts.FastForward, s.opts.FastForwardBound = o.fastForward != "", bound
 	sim, code := s.start(e, inv)
 	if sim == nil {
 		return code
@@ -324,4 +335,28 @@ func span(lo, hi int64) string {
 		return fmt.Sprint(lo)
 	}
 	return fmt.Sprintf("%d to %d", lo, hi)
+}
+
+// exactPeriod is --fast-forward without a bound.
+const exactPeriod = "exact"
+
+// fastForwardBound reads --fast-forward's bound, a percentage ("0.1%"),
+// as a fraction; 0 for an exact period. The flag's value is optional, so
+// "--fast-forward 0.1%" leaves the bound among the positional arguments,
+// whence it is taken.
+func fastForwardBound(o *runOptions, inv *invocation) (float64, error) {
+	v := o.fastForward
+	if v == exactPeriod && len(inv.pos) > 0 && strings.HasSuffix(inv.pos[len(inv.pos)-1], "%") {
+		v = inv.pos[len(inv.pos)-1]
+		inv.pos = inv.pos[:len(inv.pos)-1]
+	}
+	if v == "" || v == exactPeriod {
+		return 0, nil
+	}
+	pct, ok := strings.CutSuffix(v, "%")
+	f, err := strconv.ParseFloat(pct, 64)
+	if !ok || err != nil || f <= 0 || f >= 100 || math.IsNaN(f) {
+		return 0, fmt.Errorf("--fast-forward: the bound is a percentage between 0 and 100 such as 0.1%%, not %q", v)
+	}
+	return f / 100, nil
 }

@@ -190,3 +190,31 @@ func TestRunExamplesFlow(t *testing.T) {
 		}
 	}
 }
+
+// TestRunFastForward: --fast-forward predicts the embedded halo exactly as
+// without it and says what it skipped; a bound is a percentage, given
+// after a space or an equals sign.
+func TestRunFastForward(t *testing.T) {
+	_, full, _ := parley(t, "", "run", "--", "--steps", "100")
+	for _, ff := range [][]string{{"--fast-forward"}, {"--fast-forward", "0.1%"}, {"--fast-forward=0.1%"}, {"halo3d.parley", "--fast-forward", "0.1%"}} {
+		args := append(append([]string{"run"}, ff...), "--", "--steps", "100")
+		code, out, errOut := parley(t, "", args...)
+		if code != 0 || errOut != "" {
+			t.Fatalf("%v: %d %q", ff, code, errOut)
+		}
+		if !strings.Contains(out, "fast-forward: the loop at halo3d.parley:19:3 skipped 97 iterations") {
+			t.Errorf("%v: no fast-forward note:\n%s", ff, out)
+		}
+		if before, _, _ := strings.Cut(out, "fast-forward:"); before != full {
+			t.Errorf("%v: the summary differs from the full run's:\n%s\nfull:\n%s", ff, out, full)
+		}
+	}
+	code, out, errOut := parley(t, "", "run", "--fast-forward", "--json")
+	if code != 0 || !strings.Contains(out, `"fast_forward": [`) || !strings.Contains(out, "skipped 7 iterations") {
+		t.Errorf("--json: %d %q\n%s", code, errOut, out)
+	}
+	code, _, errOut = parley(t, "", "run", "--fast-forward=fast")
+	if code != 2 || !strings.Contains(errOut, "percentage") {
+		t.Errorf("a bad bound: %d %q", code, errOut)
+	}
+}
