@@ -101,6 +101,11 @@ func (s *Sim) newFastForward() {
 	case s.opts.Observer != nil:
 		ff.notes = append(ff.notes, "fast-forward did not apply: an observer sees every operation")
 		return
+	case s.net != nil:
+		// A cut does not hold the links' bytes and busy times, so a skip
+		// could not advance the network statistics.
+		ff.notes = append(ff.notes, "fast-forward did not apply: the flow model's link statistics are not extrapolated")
+		return
 	}
 	for pc := range s.code {
 		in := &s.code[pc]
