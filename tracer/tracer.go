@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -124,8 +125,17 @@ func Preload(argv, env []string, l Launcher, lib, dir string, cpu bool) ([]strin
 	for _, v := range vars {
 		out = append(out, "-x", v)
 	}
+	if !slices.ContainsFunc(env, func(kv string) bool { return strings.HasPrefix(kv, sigkillTimeout+"=") }) {
+		env = append(env, sigkillTimeout+"=10")
+	}
 	return append(out, argv[1:]...), env
 }
+
+// sigkillTimeout is the Open MPI setting of how long mpirun waits between
+// the SIGTERM and the SIGKILL it sends the ranks left after one crashed: 1
+// second by default, too short for a rank on a loaded machine to write
+// what it traced. Preload makes it 10 seconds unless the user set it.
+const sigkillTimeout = "OMPI_MCA_odls_base_sigkill_timeout"
 
 // ErrTimeout is returned by Run when the command ran out of time.
 var ErrTimeout = errors.New("time limit reached")

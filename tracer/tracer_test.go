@@ -71,7 +71,8 @@ func TestCrashLeavesPartialTrace(t *testing.T) {
 		t.Fatalf("mpicc: %v\n%s", err, out)
 	}
 	tdir := filepath.Join(dir, "trace")
-	out, err := mpitest.Run(t, mpirun, exe, 4, []string{"--crash-at", "10"}, 2*time.Minute, "LD_PRELOAD="+lib, "PARLEY_TRACE_DIR="+tdir)
+	out, err := mpitest.Run(t, mpirun, exe, 4, []string{"--crash-at", "10"}, 2*time.Minute, "LD_PRELOAD="+lib, "PARLEY_TRACE_DIR="+tdir,
+		"OMPI_MCA_odls_base_sigkill_timeout=10") // as Preload sets it
 	if err == nil {
 		t.Fatalf("the crashing program succeeded:\n%s", out)
 	}
@@ -115,7 +116,12 @@ func TestPreload(t *testing.T) {
 	if got := strings.Join(argv, " "); got != want {
 		t.Errorf("argv %q, want %q", got, want)
 	}
-	if got := strings.Join(env, " "); !strings.HasSuffix(got, "LD_PRELOAD=/lib.so:/x.so PARLEY_TRACE_DIR=/out") {
+	if got := strings.Join(env, " "); !strings.HasSuffix(got, "LD_PRELOAD=/lib.so:/x.so PARLEY_TRACE_DIR=/out OMPI_MCA_odls_base_sigkill_timeout=10") {
+		t.Errorf("env %q", got)
+	}
+	// A user's own setting stays.
+	_, env = tracer.Preload([]string{"mpirun", "./app"}, []string{"OMPI_MCA_odls_base_sigkill_timeout=3"}, tracer.OpenMPI, "/lib.so", "/out", false)
+	if got := strings.Join(env, " "); strings.Count(got, "sigkill_timeout") != 1 || !strings.Contains(got, "sigkill_timeout=3") {
 		t.Errorf("env %q", got)
 	}
 	argv, env = tracer.Preload([]string{"./app"}, nil, tracer.Direct, "/lib.so", "/out", true)
