@@ -91,11 +91,11 @@ type PacketNet struct {
 	msgs  []pktMsg
 	freeM []int32
 
-	evs    []pktEvent
-	freeEv []int32
-	heap   flowHeap // events by (time, seq)
-	seq    uint64
-	done   []int32
+	events  eventBuckets
+	handler func(pktEvent) // f.handle, made once
+	now     Duration       // the time Step is at
+	seq     uint64         // orders packets queued at a link
+	done    []int32
 
 	stats NetStats
 }
@@ -177,6 +177,8 @@ func NewPacketNet(p *Platform, seed uint64) *PacketNet {
 	for i := range f.credits {
 		f.credits[i] = p.Packet.Buffer
 	}
+	f.events = eventBuckets{bucket: map[Duration]int32{}, lastB: -1}
+	f.handler = f.handle
 	return f
 }
 
@@ -261,66 +263,55 @@ func (f *PacketNet) newPacket() int32 {
 }
 
 func (f *PacketNet) schedule(at Duration, kind uint8, a int32, b int64) {
-	var id int32
-	if k := len(f.freeEv); k > 0 {
-		id = f.freeEv[k-1]
-		f.freeEv = f.freeEv[:k-1]
-	} else {
-		id = int32(len(f.evs))
-		f.evs = append(f.evs, pktEvent{})
-	}
-	f.evs[id] = pktEvent{kind, a, b}
-	f.heap.set(id, at, f.seq)
-	f.seq++
+	f.events.push(at, pktEvent{kind, a, b})
 }
 
 // Next returns the time of the model's next event, and false if nothing is
 // in flight.
-func (f *PacketNet) Next() (Duration, bool) {
-	if len(f.heap.items) == 0 {
-		return 0, false
-	}
-	return f.heap.items[0].at, true
-}
+func (f *PacketNet) Next() (Duration, bool) { return f.events.first() }
 
 // Step handles the events due at now, which is Next's time, and calls
 // done with the token of each message whose last packet arrived, in the
 // order they arrived.
 func (f *PacketNet) Step(now Duration, done func(token int32)) {
 	f.done = f.done[:0]
-	for len(f.heap.items) > 0 && f.heap.items[0].at <= now {
-		id := f.heap.pop()
-		e := f.evs[id]
-		f.freeEv = append(f.freeEv, id)
-		switch e.kind {
-		case evInject:
-			m := &f.msgs[e.a]
-			for _, p := range m.pkts {
-				f.enqueue(p)
-			}
-			f.tryStart(f.pkt(m.pkts[0]).route[0], now)
-		case evHead:
-			f.enqueue(e.a)
-			p := f.pkt(e.a)
-			f.tryStart(p.route[p.hop], now)
-		case evLink:
-			f.links[e.a].wakeAt = -1
-			f.tryStart(e.a, now)
-		case evCredit:
-			f.credits[e.a] += e.b
-			f.tryStart(e.a/f.nvc, now)
-		case evDeliver:
-			p := f.pkt(e.a)
-			m := &f.msgs[p.msg]
-			if m.left--; m.left == 0 {
-				f.done = append(f.done, m.token)
-				f.freeM = append(f.freeM, p.msg)
-			}
-			f.free = append(f.free, e.a)
-		}
+	f.now = now
+	for at, ok := f.events.first(); ok && at <= now; at, ok = f.events.first() {
+		f.events.drain(f.handler)
 	}
 	for _, tok := range f.done {
 		done(tok)
+	}
+}
+
+// handle carries out event e at f.now.
+func (f *PacketNet) handle(e pktEvent) {
+	now := f.now
+	switch e.kind {
+	case evInject:
+		m := &f.msgs[e.a]
+		for _, p := range m.pkts {
+			f.enqueue(p)
+		}
+		f.tryStart(f.pkt(m.pkts[0]).route[0], now)
+	case evHead:
+		f.enqueue(e.a)
+		p := f.pkt(e.a)
+		f.tryStart(p.route[p.hop], now)
+	case evLink:
+		f.links[e.a].wakeAt = -1
+		f.tryStart(e.a, now)
+	case evCredit:
+		f.credits[e.a] += e.b
+		f.tryStart(e.a/f.nvc, now)
+	case evDeliver:
+		p := f.pkt(e.a)
+		m := &f.msgs[p.msg]
+		if m.left--; m.left == 0 {
+			f.done = append(f.done, m.token)
+			f.freeM = append(f.freeM, p.msg)
+		}
+		f.free = append(f.free, e.a)
 	}
 }
 
