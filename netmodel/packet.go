@@ -112,7 +112,8 @@ type pktQueue struct {
 }
 
 type packet struct {
-	route  []int32
+	route  []int32 // own, or its message's where routing has no choice
+	own    []int32 // the packet's own route buffer
 	tailIn Duration // when its tail is in the buffer it sits in
 	qseq   uint64   // orders the packets queued at one link across channels
 	msg    int32
@@ -123,6 +124,7 @@ type packet struct {
 }
 
 type pktMsg struct {
+	route []int32 // every packet's, where routing has no choice
 	pkts  []int32 // waiting for injection; then unused
 	left  int32   // packets not yet delivered
 	token int32
@@ -233,10 +235,20 @@ func (f *PacketNet) Send(at Duration, a, b int64, n int64, token int32) {
 	f.stats.Messages++
 	f.stats.Bytes += n
 	f.stats.Packets += npk
+	// Star and torus routes have no choice: the packets share one.
+	shared := f.topo.Kind == Star || f.topo.Kind == Torus
+	if shared {
+		m.route = f.topo.Route(a, b, 0, m.route[:0])
+	}
 	for i := range npk {
 		id := f.newPacket()
 		p := f.pkt(id)
-		p.route = f.topo.Route(a, b, f.hash(a, b, msgNo+uint64(i)), p.route[:0])
+		if shared {
+			p.route = m.route
+		} else {
+			p.own = f.topo.Route(a, b, f.hash(a, b, msgNo+uint64(i)), p.own[:0])
+			p.route = p.own
+		}
 		p.size = int32(min(f.mtu, n-i*f.mtu))
 		p.msg, p.hop, p.vc, p.nextVC, p.tailIn = mid, 0, 0, 0, at
 		f.stats.Hops += int64(len(p.route) - 2)
