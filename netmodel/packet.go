@@ -112,8 +112,8 @@ type pktQueue struct {
 }
 
 type packet struct {
-	route  []int32 // own, or its message's where routing has no choice
-	own    []int32 // the packet's own route buffer
+	route  []int32  // own, or its message's where routing has no choice
+	own    []int32  // the packet's own route buffer
 	tailIn Duration // when its tail is in the buffer it sits in
 	qseq   uint64   // orders the packets queued at one link across channels
 	msg    int32
