@@ -179,7 +179,6 @@ func NewPacketNet(p *Platform, seed uint64) *PacketNet {
 	for i := range f.credits {
 		f.credits[i] = p.Packet.Buffer
 	}
-	f.events = eventBuckets{bucket: map[Duration]int32{}, lastB: -1}
 	f.handler = f.handle
 	return f
 }
@@ -367,34 +366,41 @@ func (f *PacketNet) channel(p *packet) uint8 {
 	return vc
 }
 
-// tryStart starts packets on link l while it is free and a queued packet
-// has credit for the buffer it goes to, taking the earliest queued of the
-// channels' heads. A busy link wakes when free; a link whose heads lack
-// credit wakes when credit comes back.
+// tryStart starts packets on link l: the earliest queued of the channels'
+// heads that has credit for the buffer it goes to, at now if the link is
+// free. If the link is busy, the earliest queued head is the one to go
+// when it frees (credit only comes back in the meantime, and packets
+// queued later are later), so it is started then at once, if it has
+// credit, saving the link a wake-up; else the link wakes when free. A link
+// whose heads all lack credit waits for credit to come back.
 func (f *PacketNet) tryStart(l int32, now Duration) {
 	lk := &f.links[l]
 	qs := f.queues[l*f.nvc : (l+1)*f.nvc]
 	for {
-		if lk.freeAt > now {
-			if lk.wakeAt < 0 {
-				lk.wakeAt = lk.freeAt
-				f.schedule(lk.freeAt, evLink, l, 0)
-			}
-			return
-		}
-		best, bestSeq := -1, uint64(math.MaxUint64)
+		busy := lk.freeAt > now
+		best, bestSeq, ready := -1, uint64(math.MaxUint64), false
 		for v := range qs {
 			q := &qs[v]
 			if int(q.head) == len(q.ids) {
 				continue
 			}
 			p := f.pkt(q.ids[q.head])
-			last := p.hop == int32(len(p.route))-1
-			if p.qseq < bestSeq && (last || f.credits[int(l*f.nvc)+v] >= int64(p.size)) {
-				best, bestSeq = v, p.qseq
+			if p.qseq >= bestSeq {
+				continue
+			}
+			ok := p.hop == int32(len(p.route))-1 || f.credits[int(l*f.nvc)+v] >= int64(p.size)
+			if ok || busy {
+				best, bestSeq, ready = v, p.qseq, ok
 			}
 		}
 		if best < 0 {
+			return
+		}
+		if !ready {
+			if lk.wakeAt < 0 {
+				lk.wakeAt = lk.freeAt
+				f.schedule(lk.freeAt, evLink, l, 0)
+			}
 			return
 		}
 		q := &qs[best]
@@ -402,11 +408,12 @@ func (f *PacketNet) tryStart(l int32, now Duration) {
 		if q.head++; int(q.head) == len(q.ids) {
 			q.ids, q.head = q.ids[:0], 0
 		}
-		f.start(l, id, now)
+		f.start(l, id, max(now, lk.freeAt))
 	}
 }
 
-// start sends packet id onto link l at now.
+// start sends packet id onto link l at now, which may be later than the
+// current time (see tryStart).
 func (f *PacketNet) start(l, id int32, now Duration) {
 	p := f.pkt(id)
 	c := f.class(l)
