@@ -112,8 +112,10 @@ type pktQueue struct {
 }
 
 type packet struct {
-	route  []int32  // own, or its message's where routing has no choice
-	own    []int32  // the packet's own route buffer
+	route  []int32 // own, or its message's where routing has no choice
+	own    []int32 // the packet's own route buffer
+	vcs    []uint8 // the channel on each of route's links (see channels); nil: one channel
+	ownVCs []uint8
 	tailIn Duration // when its tail is in the buffer it sits in
 	qseq   uint64   // orders the packets queued at one link across channels
 	msg    int32
@@ -125,6 +127,7 @@ type packet struct {
 
 type pktMsg struct {
 	route []int32 // every packet's, where routing has no choice
+	vcs   []uint8 // route's channels
 	pkts  []int32 // waiting for injection; then unused
 	left  int32   // packets not yet delivered
 	token int32
@@ -238,15 +241,17 @@ func (f *PacketNet) Send(at Duration, a, b int64, n int64, token int32) {
 	shared := f.topo.Kind == Star || f.topo.Kind == Torus
 	if shared {
 		m.route = f.topo.Route(a, b, 0, m.route[:0])
+		m.vcs = f.channels(m.route, m.vcs)
 	}
 	for i := range npk {
 		id := f.newPacket()
 		p := f.pkt(id)
 		if shared {
-			p.route = m.route
+			p.route, p.vcs = m.route, m.vcs
 		} else {
 			p.own = f.topo.Route(a, b, f.hash(a, b, msgNo+uint64(i)), p.own[:0])
-			p.route = p.own
+			p.ownVCs = f.channels(p.own, p.ownVCs)
+			p.route, p.vcs = p.own, p.ownVCs
 		}
 		p.size = int32(min(f.mtu, n-i*f.mtu))
 		p.msg, p.hop, p.vc, p.nextVC, p.tailIn = mid, 0, 0, 0, at
@@ -330,40 +335,47 @@ func (f *PacketNet) handle(e pktEvent) {
 // channel it will take there.
 func (f *PacketNet) enqueue(id int32) {
 	p := f.pkt(id)
-	p.nextVC = f.channel(p)
+	if p.vcs != nil {
+		p.nextVC = p.vcs[p.hop]
+	}
 	p.qseq = f.seq
 	f.seq++
 	q := &f.queues[p.route[p.hop]*f.nvc+int32(p.nextVC)]
 	q.ids = append(q.ids, id)
 }
 
-// channel returns the virtual channel packet p takes on route[hop] (see
-// the top of this file).
-func (f *PacketNet) channel(p *packet) uint8 {
-	i := p.hop
-	if f.nvc == 1 || i == 0 || i == int32(len(p.route))-1 {
-		return 0
+// channels appends to buf the virtual channel taken on each link of
+// route (see the top of this file) and returns it; nil where links have
+// one channel.
+func (f *PacketNet) channels(route []int32, buf []uint8) []uint8 {
+	if f.nvc == 1 {
+		return nil
 	}
-	l, prev := p.route[i], p.route[i-1]
-	if f.topo.Kind == Dragonfly {
-		if prev >= f.globalLinks {
-			return p.vc + 1
-		}
-		return p.vc
-	}
-	// A torus link: base + (r*dims + d)*2 + dir.
-	nd := int32(len(f.topo.Dims))
-	j := l - f.hostLinks
-	dir, d, r := j%2, j/2%nd, int64(j/2/nd)
+	buf = append(buf[:0], 0) // the injection link's buffer has one channel
 	vc := uint8(0)
-	if prev >= f.hostLinks && (prev-f.hostLinks)/2%nd == d {
-		vc = p.vc // on along the same ring
+	nd := int32(len(f.topo.Dims))
+	for i := 1; i < len(route)-1; i++ {
+		l, prev := route[i], route[i-1]
+		if f.topo.Kind == Dragonfly {
+			if prev >= f.globalLinks {
+				vc++
+			}
+			buf = append(buf, vc)
+			continue
+		}
+		// A torus link: base + (r*dims + d)*2 + dir.
+		j := l - f.hostLinks
+		dir, d, r := j%2, j/2%nd, int64(j/2/nd)
+		if prev < f.hostLinks || (prev-f.hostLinks)/2%nd != d {
+			vc = 0 // a new ring
+		}
+		n := int64(f.topo.Dims[d])
+		if c := r / f.strides[d] % n; dir == 0 && c == n-1 || dir == 1 && c == 0 {
+			vc = 1 // the dateline
+		}
+		buf = append(buf, vc)
 	}
-	n := int64(f.topo.Dims[d])
-	if c := r / f.strides[d] % n; dir == 0 && c == n-1 || dir == 1 && c == 0 {
-		vc = 1 // the dateline
-	}
-	return vc
+	return append(buf, 0) // a node's memory: unlimited, one channel
 }
 
 // tryStart starts packets on link l: the earliest queued of the channels'
