@@ -126,11 +126,15 @@ type packet struct {
 }
 
 type pktMsg struct {
-	route []int32 // every packet's, where routing has no choice
-	vcs   []uint8 // route's channels
-	pkts  []int32 // waiting for injection; then unused
-	left  int32   // packets not yet delivered
-	token int32
+	route     []int32 // every packet's, where routing has no choice (shared)
+	vcs       []uint8 // route's channels
+	shared    bool
+	a, b, n   int64    // from node a to node b, n bytes
+	next, npk int64    // packets made so far, of npk
+	left      int64    // packets not yet delivered
+	hash      uint64   // the message's routing hash; each packet adds its number
+	at        Duration // when it was sent
+	token     int32
 }
 
 // Event kinds.
@@ -232,36 +236,39 @@ func (f *PacketNet) Send(at Duration, a, b int64, n int64, token int32) {
 	}
 	npk := max((n+f.mtu-1)/f.mtu, 1)
 	m := &f.msgs[mid]
-	m.token, m.left, m.pkts = token, int32(npk), m.pkts[:0]
-	msgNo := uint64(f.stats.Messages) << 20
+	*m = pktMsg{route: m.route, vcs: m.vcs, a: a, b: b, n: n, npk: npk, left: npk,
+		hash: uint64(f.stats.Messages) << 20, at: at, token: token}
 	f.stats.Messages++
 	f.stats.Bytes += n
 	f.stats.Packets += npk
 	// Star and torus routes have no choice: the packets share one.
-	shared := f.topo.Kind == Star || f.topo.Kind == Torus
-	if shared {
+	if m.shared = f.topo.Kind == Star || f.topo.Kind == Torus; m.shared {
 		m.route = f.topo.Route(a, b, 0, m.route[:0])
 		m.vcs = f.channels(m.route, m.vcs)
 	}
-	for i := range npk {
-		id := f.newPacket()
-		p := f.pkt(id)
-		if shared {
-			p.route, p.vcs = m.route, m.vcs
-		} else {
-			p.own = f.topo.Route(a, b, f.hash(a, b, msgNo+uint64(i)), p.own[:0])
-			p.ownVCs = f.channels(p.own, p.ownVCs)
-			p.route, p.vcs = p.own, p.ownVCs
-		}
-		p.size = int32(min(f.mtu, n-i*f.mtu))
-		p.msg, p.hop, p.vc, p.nextVC, p.tailIn = mid, 0, 0, 0, at
-		f.stats.Hops += int64(len(p.route) - 2)
-		m.pkts = append(m.pkts, id)
-	}
-	if n == 0 {
-		f.pkt(m.pkts[0]).size = 0
-	}
 	f.schedule(at, evInject, mid, 0)
+}
+
+// nextPacket makes message mid's next packet, ready to join its
+// injection queue. Packets are made one at a time, as the one before
+// starts, so that a large message costs no more than its packets in the
+// network.
+func (f *PacketNet) nextPacket(mid int32) int32 {
+	m := &f.msgs[mid]
+	id := f.newPacket()
+	p := f.pkt(id)
+	if m.shared {
+		p.route, p.vcs = m.route, m.vcs
+	} else {
+		p.own = f.topo.Route(m.a, m.b, f.hash(m.a, m.b, m.hash+uint64(m.next)), p.own[:0])
+		p.ownVCs = f.channels(p.own, p.ownVCs)
+		p.route, p.vcs = p.own, p.ownVCs
+	}
+	p.size = int32(min(f.mtu, m.n-m.next*f.mtu))
+	p.msg, p.hop, p.vc, p.nextVC, p.tailIn = mid, 0, 0, 0, m.at
+	f.stats.Hops += int64(len(p.route) - 2)
+	m.next++
+	return id
 }
 
 func (f *PacketNet) newPacket() int32 {
@@ -305,11 +312,9 @@ func (f *PacketNet) handle(e pktEvent) {
 	now := f.now
 	switch e.kind {
 	case evInject:
-		m := &f.msgs[e.a]
-		for _, p := range m.pkts {
-			f.enqueue(p)
-		}
-		f.tryStart(f.pkt(m.pkts[0]).route[0], now)
+		id := f.nextPacket(e.a)
+		f.enqueue(id)
+		f.tryStart(f.pkt(id).route[0], now)
 	case evHead:
 		f.enqueue(e.a)
 		p := f.pkt(e.a)
@@ -417,7 +422,13 @@ func (f *PacketNet) tryStart(l int32, now Duration) {
 		}
 		q := &qs[best]
 		id := q.ids[q.head]
-		if q.head++; int(q.head) == len(q.ids) {
+		if p := f.pkt(id); p.hop == 0 && f.msgs[p.msg].next < f.msgs[p.msg].npk {
+			// The message's next packet takes its place in the
+			// injection queue.
+			np := f.nextPacket(p.msg)
+			f.pkt(np).qseq = p.qseq
+			q.ids[q.head] = np
+		} else if q.head++; int(q.head) == len(q.ids) {
 			q.ids, q.head = q.ids[:0], 0
 		}
 		f.start(l, id, max(now, lk.freeAt))
