@@ -38,6 +38,13 @@ func TestPacketCutThrough(t *testing.T) {
 	if st := f.Stats(); st.Packets != 1 || st.Hops != 2 || st.Messages != 1 {
 		t.Errorf("stats %+v, want 1 packet of 2 hops", st)
 	}
+	// With the ring links at half the nodes' bandwidth, the slowest link
+	// paces the packet: 4 x 1 us + s / (0.5 GB/s).
+	topo.Bandwidth = 0.5e9
+	ends, _ = runPackets(t, packetPlatform(topo, 4096, 65536), []send{{0, 0, 2, 4096}})
+	if want := 4*Microsecond + 8192*Nanosecond; ends[0] != want {
+		t.Errorf("one packet over a slower middle takes %v, want %v", ends[0], want)
+	}
 }
 
 // TestPacketPipeline: a message of n bytes alone on its route pipelines
