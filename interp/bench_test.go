@@ -114,14 +114,22 @@ memory_bandwidth = "200GB/s"
 `
 
 // BenchmarkNetworkModels runs the 4,096-task halo of BenchmarkHalo3D4096
-// (two steps) under loggp (ib-edr) and under the flow model on a torus,
-// reporting simulated messages (the program's and the collectives') per
-// second of wall time and the peak heap per task, so that the models
-// compare in one run (a fat tree is far slower: see docs/networks.md):
+// (two steps) under loggp (ib-edr), under the flow model on a torus and
+// under the packet model on the same torus (4 KiB packets, 64 KiB
+// buffers), reporting simulated messages (the program's and the
+// collectives') per second of wall time and the peak heap per task, so
+// that the models compare in one run (a fat tree is far slower: see
+// docs/networks.md); the packet model adds packet-hops (links between
+// routers crossed) and packet-links (every link crossed, the node's two
+// included) per second:
 //
 //	go test ./interp -run '^$' -bench NetworkModels -benchtime 2x -cpu 1
 func BenchmarkNetworkModels(b *testing.B) {
 	torus, err := netmodel.Parse([]byte(flowTorus), "torus16.toml")
+	if err != nil {
+		b.Fatal(err)
+	}
+	packets, err := netmodel.Parse([]byte(strings.Replace(flowTorus, `model = "flow"`, `model = "packet"`, 1)), "torus16-packet.toml")
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -131,6 +139,7 @@ func BenchmarkNetworkModels(b *testing.B) {
 	}{
 		{"loggp", func() (*netmodel.Platform, error) { return netmodel.Preset(netmodel.DefaultPlatform) }},
 		{"flow-torus", func() (*netmodel.Platform, error) { return torus, nil }},
+		{"packet-torus", func() (*netmodel.Platform, error) { return packets, nil }},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			plat, err := c.plat()
@@ -138,13 +147,22 @@ func BenchmarkNetworkModels(b *testing.B) {
 				b.Fatal(err)
 			}
 			var msgs int64
+			var hops, links float64
 			peak := peakHeap(b, func() {
 				res := halo3dOn(b, plat, 16, 2)
 				for i := range res.Tasks {
 					msgs += res.Tasks[i].MsgsSent + res.Tasks[i].CollMsgs/2
 				}
+				if n := res.Network; n != nil && n.Packets > 0 {
+					hops += float64(n.Packets) * n.AvgHops
+					links += float64(n.Packets) * (n.AvgHops + 2)
+				}
 			})
 			b.ReportMetric(float64(msgs)/b.Elapsed().Seconds(), "msgs/s")
+			if links > 0 {
+				b.ReportMetric(hops/b.Elapsed().Seconds(), "pkt-hops/s")
+				b.ReportMetric(links/b.Elapsed().Seconds(), "pkt-links/s")
+			}
 			b.ReportMetric(float64(peak)/4096, "peak-heap-bytes/task")
 		})
 	}

@@ -13,9 +13,10 @@
 // Point-to-point messages follow MPI: receives are matched by source and tag
 // in posting order; messages up to the platform's eager limit complete at
 // the sender at once, larger ones wait for the receiver (rendezvous); costs
-// are LogGOPS as in LogGOPSim (see netmodel.LogGP), or, on a flow
-// platform, LogGOPS's CPU costs with each message's bytes sent as a flow
-// in a netmodel.FlowNet (see network.go). Collectives are expanded
+// are LogGOPS as in LogGOPSim (see netmodel.LogGP), or, on a flow or
+// packet platform, LogGOPS's CPU costs with each message's bytes sent as a
+// flow in a netmodel.FlowNet or as packets in a netmodel.PacketNet (see
+// network.go). Collectives are expanded
 // into the point-to-point algorithms MPI libraries use (netmodel.Plan) and do
 // not touch the message counters, as in coNCePTuaL.
 //

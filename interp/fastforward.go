@@ -104,7 +104,7 @@ func (s *Sim) newFastForward() {
 	case s.net != nil:
 		// A cut does not hold the links' bytes and busy times, so a skip
 		// could not advance the network statistics.
-		ff.notes = append(ff.notes, "fast-forward did not apply: the flow model's link statistics are not extrapolated")
+		ff.notes = append(ff.notes, "fast-forward did not apply: the network model's link statistics are not extrapolated")
 		return
 	}
 	for pc := range s.code {

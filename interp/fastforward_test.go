@@ -255,8 +255,9 @@ func TestFastForwardMemory(t *testing.T) {
 	t.Fatal("no memory limit let the run fit but not fast-forward's copies of the task state")
 }
 
-// TestFastForwardFlowModel: under the flow model fast-forward stands
-// aside, since a cut does not hold the links' statistics, and says so.
+// TestFastForwardFlowModel: under the flow model (and the packet model,
+// through the same network state) fast-forward stands aside, since a cut
+// does not hold the links' statistics, and says so.
 func TestFastForwardFlowModel(t *testing.T) {
 	plat, err := netmodel.Preset("star-edr")
 	if err != nil {
@@ -264,7 +265,7 @@ func TestFastForwardFlowModel(t *testing.T) {
 	}
 	src := "FOR 50 REPETITIONS ALL TASKS SYNCHRONIZE."
 	res := bothWays(t, src, build(t, "flow.parley", src), interp.Options{NumTasks: 4, Platform: plat, Seed: 1})
-	if len(res.FastForward) != 1 || !strings.Contains(res.FastForward[0], "flow model") {
+	if len(res.FastForward) != 1 || !strings.Contains(res.FastForward[0], "network model") {
 		t.Errorf("notes %q, want one saying the flow model stops fast-forward", res.FastForward)
 	}
 }

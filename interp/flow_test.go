@@ -18,9 +18,17 @@ import (
 // body of [network.topology].
 func flowPlatform(t testing.TB, topology string) *netmodel.Platform {
 	t.Helper()
-	src := `name = "flow-test"
+	return netPlatform(t, "flow", "", topology)
+}
+
+// netPlatform is flowPlatform under the given model, with extra lines in
+// its [network] table.
+func netPlatform(t testing.TB, model, extra, topology string) *netmodel.Platform {
+	t.Helper()
+	src := `name = "` + model + `-test"
 [network]
-model = "flow"
+model = "` + model + `"
+` + extra + `
 o = "0"
 g = "0"
 S = "4MiB"
@@ -34,7 +42,7 @@ name = "node"
 flops = "1GF/s"
 memory_bandwidth = "1GB/s"
 `
-	p, err := netmodel.Parse([]byte(src), "flow-test.toml")
+	p, err := netmodel.Parse([]byte(src), model+"-test.toml")
 	if err != nil {
 		t.Fatal(err)
 	}

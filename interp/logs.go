@@ -152,9 +152,13 @@ func (s *Sim) logHeader(rank int) []logfile.KV {
 	p := s.plat
 	timing := fmt.Sprintf("predicted by the loggp network model (LogGOPS L=%s o=%s g=%s G=%.4g GB/s O=%.4g GB/s S=%d bytes)",
 		p.Network.Latency, p.Network.Overhead, p.Network.Gap, p.Network.ByteGap.Bandwidth()/1e9, p.Network.ByteOverhead.Bandwidth()/1e9, p.Network.Eager)
-	if p.Model == netmodel.FlowModel {
+	switch p.Model {
+	case netmodel.FlowModel:
 		timing = fmt.Sprintf("predicted by the flow network model on a %v (o=%s g=%s O=%.4g GB/s S=%d bytes; link latency factor %g, bandwidth factor %g)",
 			p.Topology, p.Network.Overhead, p.Network.Gap, p.Network.ByteOverhead.Bandwidth()/1e9, p.Network.Eager, p.Flow.LatencyFactor, p.Flow.BandwidthFactor)
+	case netmodel.PacketModel:
+		timing = fmt.Sprintf("predicted by the packet network model on a %v (o=%s g=%s O=%.4g GB/s S=%d bytes; MTU %d bytes, buffers of %d bytes)",
+			p.Topology, p.Network.Overhead, p.Network.Gap, p.Network.ByteOverhead.Bandwidth()/1e9, p.Network.Eager, p.Packet.MTU, p.Packet.Buffer)
 	}
 	kv := []logfile.KV{
 		{Key: "coNCePTuaL backend", Value: "parley interpreter (predicted times, not measured)"},
@@ -192,6 +196,9 @@ func (s *Sim) runID() string {
 	fmt.Fprintf(h, "%q %q %v %v %v\n", p.Name, p.Source, p.Network, p.Machine, p.Collectives)
 	if p.Topology != nil {
 		fmt.Fprintf(h, "%v %+v %+v\n", p.Model, *p.Topology, p.Flow)
+		if p.Model == netmodel.PacketModel {
+			fmt.Fprintf(h, "%+v\n", p.Packet)
+		}
 	}
 	if p.Intra != nil {
 		fmt.Fprintf(h, "%v\n", *p.Intra)

@@ -12,22 +12,23 @@ import (
 	"github.com/parley-hpc/parley/netmodel"
 )
 
-// The flow model's part of a run. Under loggp s.net is nil and none of
-// this runs: every hook below starts with that test.
+// The network models' part of a run (flow and packet). Under loggp s.net
+// is nil and none of this runs: every hook below starts with that test.
 //
-// Under the flow model the LogGOPS costs stay as they are (the platform's
+// Under a network model the LogGOPS costs stay as they are (the platform's
 // L and G are 0, so the CPU overheads, the gap and the eager limit remain),
 // and only the wire changes: an eager message, or a rendezvous message's
-// data, becomes a flow in netmodel.FlowNet, and its arrival is the flow's
-// end instead of an event scheduled at send time. Control messages (a
-// rendezvous request or clear-to-send) cost their route's latency. The
-// FlowNet's next change is an evArrive event for the pseudo-message
-// netWake; a change that moves it earlier schedules another, and a wake
-// that comes at a time other than the latest one asked for is stale.
+// data, goes into the netmodel.Network (a flow, or packets), and its
+// arrival is the model's delivery instead of an event scheduled at send
+// time. Control messages (a rendezvous request or clear-to-send) cost
+// their route's latency. The model's next change is an evArrive event for
+// the pseudo-message netWake; a change that moves it earlier schedules
+// another, and a wake that comes at a time other than the latest one asked
+// for is stale.
 
-// netState is a flow run's network.
+// netState is a flow or packet run's network.
 type netState struct {
-	fn     *netmodel.FlowNet
+	fn     netmodel.Network
 	wakeAt Time // when the latest wake-up is due; -1: none
 	done   func(int32)
 }
@@ -37,13 +38,19 @@ type netState struct {
 const netWake = maxID
 
 func (s *Sim) initNet() error {
-	if s.plat.Model != netmodel.FlowModel {
+	var fn netmodel.Network
+	switch s.plat.Model {
+	case netmodel.FlowModel:
+		fn = netmodel.NewFlowNet(s.plat, s.opts.Seed)
+	case netmodel.PacketModel:
+		fn = netmodel.NewPacketNet(s.plat, s.opts.Seed)
+	default:
 		return nil
 	}
 	if err := s.plat.CheckTasks(s.g.NumTasks); err != nil {
 		return err
 	}
-	s.net = &netState{fn: netmodel.NewFlowNet(s.plat, s.opts.Seed), wakeAt: -1}
+	s.net = &netState{fn: fn, wakeAt: -1}
 	s.net.done = s.flowDone
 	return nil
 }
@@ -122,14 +129,15 @@ func (s *Sim) flowDone(id int32) {
 	s.dataArrive(id)
 }
 
-// NetworkStats describe the network of a run on the flow model.
+// NetworkStats describe the network of a run on the flow or packet model.
 type NetworkStats struct {
 	Model    string
 	Topology string // "torus 4x4x4"
 	Links    int
 	Messages int64   // messages between nodes (flows), program's and collectives' alike
 	Bytes    int64   // their bytes
-	AvgHops  float64 // links between switches crossed per message
+	Packets  int64   // the packet model's packets; 0 under the flow model
+	AvgHops  float64 // links between switches crossed per message (flow) or packet (packet)
 	// MaxLinkUtilization is the largest share of a link's capacity used
 	// over the run: its bytes over its bandwidth times the predicted time.
 	MaxLinkUtilization float64
@@ -159,9 +167,9 @@ func (s *Sim) networkStats(predicted Time) *NetworkStats {
 	}
 	st := s.net.fn.Stats()
 	ns := &NetworkStats{Model: s.plat.Model.String(), Topology: s.plat.Topology.String(), Links: s.plat.Topology.LinkCount(),
-		Messages: st.Messages, Bytes: st.Bytes, Refills: st.Refills, Refilled: st.Refilled}
-	if st.Messages > 0 {
-		ns.AvgHops = float64(st.Hops) / float64(st.Messages)
+		Messages: st.Messages, Bytes: st.Bytes, Packets: st.Packets, Refills: st.Refills, Refilled: st.Refilled}
+	if units := max(st.Packets, st.Messages); units > 0 {
+		ns.AvgHops = float64(st.Hops) / float64(units)
 	}
 	// Name only the busiest links: names for every link of a large
 	// topology would raise the run's peak memory.
@@ -210,7 +218,7 @@ func (s *Sim) utilization(id int32, b int64, predicted Time) float64 {
 }
 
 // ErrNoLinks is WriteLinks's error for a run without a flow model.
-var ErrNoLinks = errors.New("per-link figures need a platform with a network topology (network.model = \"flow\")")
+var ErrNoLinks = errors.New("per-link figures need a platform with a network topology (network.model = \"flow\" or \"packet\")")
 
 // WriteLinks writes every link's figures as CSV, one row per link: id,
 // name, bandwidth (B/s), latency (us), bytes, and utilization (0 to 1)
@@ -232,8 +240,12 @@ func (s *Sim) WriteLinks(w io.Writer, r *Result) error {
 
 // writeSummary prints the network line of the text summary.
 func (n *NetworkStats) writeSummary(w io.Writer) {
-	fmt.Fprintf(w, "Network: %s model on a %s (%d links): %d messages between nodes, %d bytes, %.3g hops per message, busiest link at %.1f%% of its capacity",
-		n.Model, n.Topology, n.Links, n.Messages, n.Bytes, n.AvgHops, 100*n.MaxLinkUtilization)
+	per := "message"
+	if n.Packets > 0 {
+		per = fmt.Sprintf("packet (%d packets)", n.Packets)
+	}
+	fmt.Fprintf(w, "Network: %s model on a %s (%d links): %d messages between nodes, %d bytes, %.3g hops per %s, busiest link at %.1f%% of its capacity",
+		n.Model, n.Topology, n.Links, n.Messages, n.Bytes, n.AvgHops, per, 100*n.MaxLinkUtilization)
 	if len(n.Busiest) > 0 {
 		fmt.Fprintf(w, " (%s, %d bytes)", n.Busiest[0].Name, n.Busiest[0].Bytes)
 	}
@@ -263,8 +275,9 @@ func (n *NetworkStats) json() any {
 		Links              int        `json:"links"`
 		Messages           int64      `json:"messages"`
 		Bytes              int64      `json:"bytes"`
+		Packets            int64      `json:"packets,omitempty"`
 		AvgHops            float64    `json:"avg_hops"`
 		MaxLinkUtilization float64    `json:"max_link_utilization"`
 		Busiest            []jsonLink `json:"busiest_links"`
-	}{n.Model, n.Topology, n.Links, n.Messages, n.Bytes, n.AvgHops, n.MaxLinkUtilization, busiest}
+	}{n.Model, n.Topology, n.Links, n.Messages, n.Bytes, n.Packets, n.AvgHops, n.MaxLinkUtilization, busiest}
 }

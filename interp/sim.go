@@ -128,7 +128,7 @@ type Sim struct {
 	collPool []*collState
 	everyone *group // the group of all tasks
 	planner  netmodel.Planner
-	net      *netState // the flow model's network; nil under loggp
+	net      *netState // the flow or packet model's network; nil under loggp
 
 	patterns patternCache
 	collUse  map[collUseKey]*CollectiveUse // the algorithms collectives ran with

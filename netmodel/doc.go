@@ -1,6 +1,8 @@
 // Package netmodel owns the models that price what a Parley program does:
-// the network models (LogGOPS: L, o, g, G, O, S; and the flow model,
-// FlowNet, which shares the links of a topology by max-min fairness), the
+// the network models (LogGOPS: L, o, g, G, O, S; the flow model,
+// FlowNet, which shares the links of a topology by max-min fairness; and
+// the packet model, PacketNet, which moves packets through the topology's
+// queues and buffers by virtual cut-through), the
 // topologies and their routing (star, torus, fat tree, dragonfly), the
 // machine model (flop rate, memory bandwidth and speed per node,
 // heterogeneous node lists, tasks per node), platform files in TOML with

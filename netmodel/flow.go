@@ -51,16 +51,41 @@ type FlowNet struct {
 	done    []int32 // tokens of the flows that ended at the current instant
 	later   []int32 // flows due to start within Precision of now, put back
 
-	stats FlowStats
+	stats NetStats
 }
 
-// FlowStats are the totals of a run on a FlowNet.
-type FlowStats struct {
-	Messages int64 // flows between nodes
+// Network is a network model with links: FlowNet or PacketNet. The
+// simulation calling it sends messages with Send, asks when the model next
+// changes with Next, and brings it to that time with Step, in time order.
+type Network interface {
+	// Latency is the time a control message takes from node a to node b.
+	Latency(a, b int64) Duration
+	// Send starts n bytes from node a to node b (a != b) at time at, no
+	// earlier than the last time given to Step; token names the message
+	// when Step reports it delivered.
+	Send(at Duration, a, b int64, n int64, token int32)
+	// Next returns the time of the model's next change; false if nothing
+	// is in flight.
+	Next() (Duration, bool)
+	// Step brings the model to now, Next's time, and calls done with the
+	// token of each message whose last byte arrived.
+	Step(now Duration, done func(token int32))
+	// Stats returns the run's totals so far.
+	Stats() NetStats
+	// LinkBytes returns the bytes that crossed each link so far, by link id.
+	LinkBytes() []int64
+}
+
+// NetStats are the totals of a run on a Network.
+type NetStats struct {
+	Messages int64 // messages between nodes (flows)
 	Bytes    int64 // their bytes
-	Hops     int64 // summed over the flows: links between switches crossed
-	Refills  int64 // components refilled
-	Refilled int64 // flows whose rates were recomputed, summed over the refills
+	Packets  int64 // the packet model's packets; 0 under the flow model
+	// Hops sums the links between switches crossed: per flow under the
+	// flow model, per packet under the packet model.
+	Hops     int64
+	Refills  int64 // flow: components refilled
+	Refilled int64 // flow: flows whose rates were recomputed, summed over the refills
 }
 
 type flowLink struct {
@@ -393,7 +418,7 @@ func cmpFloat(a, b float64) int {
 }
 
 // Stats returns the run's totals so far.
-func (f *FlowNet) Stats() FlowStats { return f.stats }
+func (f *FlowNet) Stats() NetStats { return f.stats }
 
 // LinkBytes returns the bytes that crossed each link so far, by link id.
 func (f *FlowNet) LinkBytes() []int64 {

@@ -26,7 +26,12 @@ func runFlows(t *testing.T, p *Platform, sends []send) []Duration {
 	if err := p.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	f := NewFlowNet(p, 1)
+	return runNet(NewFlowNet(p, 1), sends)
+}
+
+// runNet sends the messages on f and returns when each one ends; -1 for
+// those that never do.
+func runNet(f Network, sends []send) []Duration {
 	ends := make([]Duration, len(sends))
 	for i := range ends {
 		ends[i] = -1

@@ -16,6 +16,7 @@ func FuzzParse(f *testing.F) {
 		f.Add(string(data))
 	}
 	f.Add("name = \"x\"\n[network]\nmodel = \"loggp\"\nL = \"1 parsec\"\n")
+	f.Add("name = \"x\"\n[network]\nmodel = \"packet\"\no = \"0\"\ng = \"0\"\nmtu = \"100B\"\nbuffer = \"200B\"\n[network.topology]\nkind = \"torus\"\ndims = [3, 2]\nbandwidth = \"1GB/s\"\nlatency = \"1us\"\n[machine]\n[[machine.nodes]]\nname = \"n\"\nflops = 1e9\nmemory_bandwidth = \"1GB/s\"\n")
 	f.Fuzz(func(t *testing.T, src string) {
 		p, err := Parse([]byte(src), "fuzz.toml")
 		if err != nil {
@@ -28,10 +29,14 @@ func FuzzParse(f *testing.F) {
 		p.LinkTo(0, 1, 2).OneWay(1000)
 		p.Machine.Work(0, 2, 1e9, 1e9)
 		p.Machine.ComputeFor(1, 2, 5)
-		// A topology small enough to build routes and carries flows.
+		// A topology small enough to build routes carries flows or
+		// packets.
 		if t := p.Topology; t != nil && t.LinkCount() < 1<<16 {
 			n := t.NodeCount()
-			f := NewFlowNet(p, 1)
+			var f Network = NewFlowNet(p, 1)
+			if p.Model == PacketModel {
+				f = NewPacketNet(p, 1)
+			}
 			if n > 1 {
 				f.Send(0, 0, n-1, 1000, 0)
 				f.Send(0, n-1, 0, 0, 1)

@@ -11,7 +11,7 @@ package netmodel
 //	description = "..."            # optional
 //
 //	[network]                      # required: between tasks on different nodes
-//	model = "loggp"                # required: "loggp" or "flow"
+//	model = "loggp"                # required: "loggp", "flow" or "packet"
 //	L = "1.0us"                    # required: latency
 //	o = "0.25us"                   # required: CPU overhead per message
 //	g = "0.1us"                    # required: gap between messages
@@ -43,7 +43,9 @@ package netmodel
 // Under model = "flow", L and G are not allowed: [network.topology] gives
 // the links (see topology.go), and the network table may also set factors
 // ("simgrid" or "none"), latency_factor, bandwidth_factor, tcp_gamma and
-// precision (see FlowParams).
+// precision (see FlowParams). Under model = "packet" the same holds, and
+// the network table may set mtu and buffer (see PacketParams) instead of
+// the flow options.
 //
 // Errors name the file and the field, e.g. `ib-edr.toml: network.L: "1.5
 // parsecs" is not a duration (use us, ns, ms or s)`; TOML syntax errors
@@ -253,20 +255,25 @@ func validateLink(path string, l *LogGP) error {
 // validateFlow checks the flow model's topology and options, and that a
 // loggp platform has neither.
 func (p *Platform) validateFlow() error {
-	if p.Model != FlowModel {
+	if p.Model == LogGPModel {
 		if p.Topology != nil {
-			return fieldError("network.topology", errors.New(`only the flow model uses a topology; set network.model = "flow"`))
+			return fieldError("network.topology", errors.New(`only the flow and packet models use a topology; set network.model = "flow" or "packet"`))
 		}
 		return nil
 	}
 	if p.Topology == nil {
-		return fieldError("network.topology", errors.New("missing; the flow model needs a topology"))
+		return fieldError("network.topology", fmt.Errorf("missing; the %v model needs a topology", p.Model))
 	}
 	if p.Network.Latency != 0 || p.Network.ByteGap != 0 {
-		return fieldError("network.L", errors.New("the flow model takes latency and bandwidth from network.topology; L and G must be 0"))
+		return fieldError("network.L", fmt.Errorf("the %v model takes latency and bandwidth from network.topology; L and G must be 0", p.Model))
 	}
 	if err := p.Topology.Validate(); err != nil {
 		return err
+	}
+	if p.Model == PacketModel {
+		if err := p.Packet.validate(); err != nil {
+			return err
+		}
 	}
 	f := &p.Flow
 	for _, x := range []struct {
@@ -324,24 +331,29 @@ func readPlatform(top *tomlSection) *Platform {
 	case "loggp", "":
 		network.require("L", "o", "g", "G")
 		if _, ok := network.m["topology"]; ok {
-			network.r.fail(network.field("topology"), errors.New(`only the flow model uses a topology; set network.model = "flow"`))
+			network.r.fail(network.field("topology"), errors.New(`only the flow and packet models use a topology; set network.model = "flow" or "packet"`))
 		}
-	case "flow":
+	case "flow", "packet":
 		p.Model = FlowModel
 		p.Flow = FlowParams{LatencyFactor: 1, BandwidthFactor: 1}
 		network.require("o", "g", "topology")
 		// The topology's links carry the bytes: a flow has no L or G.
 		for _, key := range []string{"L", "G"} {
 			if _, ok := network.m[key]; ok {
-				network.r.fail(network.field(key), errors.New("the flow model takes latency and bandwidth from network.topology; remove it"))
+				network.r.fail(network.field(key), fmt.Errorf("the %s model takes latency and bandwidth from network.topology; remove it", model))
 			}
 		}
-		readFlowParams(network, &p.Flow)
+		if model == "packet" {
+			p.Model = PacketModel
+			readPacketParams(network, &p.Packet)
+		} else {
+			readFlowParams(network, &p.Flow)
+		}
 		if topo, ok := network.table("topology"); ok {
 			p.Topology = readTopology(topo)
 		}
 	default:
-		network.r.fail(network.field("model"), fmt.Errorf("%q is not a network model (use \"loggp\" or \"flow\")", model))
+		network.r.fail(network.field("model"), fmt.Errorf("%q is not a network model (use \"loggp\", \"flow\" or \"packet\")", model))
 	}
 	readLink(network, &p.Network)
 	if intra, ok := network.table("intra"); ok {

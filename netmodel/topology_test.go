@@ -223,7 +223,7 @@ func TestTopologyErrors(t *testing.T) {
 		{"model = \"packets\"\nL = \"1us\"\no = \"1us\"\ng = \"0\"\nG = \"1GB/s\"", `t.toml: network.model: "packets" is not a network model`},
 		{"model = \"flow\"\nL = \"1us\"\no = \"1us\"\ng = \"0\"\n[network.topology]\nkind = \"star\"\nnodes = 2\nbandwidth = \"1GB/s\"\nlatency = \"1us\"", `t.toml: network.L: the flow model takes latency and bandwidth from network.topology`},
 		{"model = \"flow\"\no = \"1us\"\ng = \"0\"", `t.toml: network.topology: missing`},
-		{"model = \"loggp\"\nL = \"1us\"\no = \"1us\"\ng = \"0\"\nG = \"1GB/s\"\n[network.topology]\nkind = \"star\"\nnodes = 2\nbandwidth = \"1GB/s\"\nlatency = \"1us\"", `t.toml: network.topology: only the flow model uses a topology`},
+		{"model = \"loggp\"\nL = \"1us\"\no = \"1us\"\ng = \"0\"\nG = \"1GB/s\"\n[network.topology]\nkind = \"star\"\nnodes = 2\nbandwidth = \"1GB/s\"\nlatency = \"1us\"", `t.toml: network.topology: only the flow and packet models use a topology`},
 		{"model = \"flow\"\no = \"1us\"\ng = \"0\"\nfactors = \"ns3\"\n[network.topology]\nkind = \"star\"\nnodes = 2\nbandwidth = \"1GB/s\"\nlatency = \"1us\"", `t.toml: network.factors: "ns3" is not a set of factors`},
 		{"model = \"flow\"\no = \"1us\"\ng = \"0\"\nlatency_factor = 0\n[network.topology]\nkind = \"star\"\nnodes = 2\nbandwidth = \"1GB/s\"\nlatency = \"1us\"", `t.toml: network.latency_factor: 0 is not a positive factor`},
 	} {

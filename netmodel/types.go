@@ -7,14 +7,16 @@ type Platform struct {
 	Description string
 	Network     LogGP  // between tasks on different nodes
 	Intra       *LogGP // between tasks on the same node; nil: as Network
-	// Model is the network model of messages between nodes. Under Flow,
+	// Model is the network model of messages between nodes. Under Flow and Packet,
 	// Network's L and G are 0: the topology's links give the latency and
 	// the bandwidth, and Network keeps the CPU overheads, the gap and the
 	// eager limit.
 	Model    Model
-	Topology *Topology // the links between nodes; nil unless Model is Flow
-	Flow     FlowParams
-	Machine  Machine
+	Topology *Topology    // the links between nodes; nil under LogGPModel
+	Flow     FlowParams   // under PacketModel, factors of 1
+	Packet   PacketParams // PacketModel's
+
+	Machine Machine
 	// Collectives overrides the automatic choice of algorithm per operation.
 	Collectives map[Op]Algorithm
 	// Source says where the platform came from: a file name or "preset NAME".
@@ -42,9 +44,12 @@ const (
 	// FlowModel sends each message as a flow over its route in the
 	// topology, sharing links by max-min fairness.
 	FlowModel
+	// PacketModel cuts each message into packets that cross the topology
+	// hop by hop, through output queues and finite buffers.
+	PacketModel
 )
 
-var modelNames = [...]string{LogGPModel: "loggp", FlowModel: "flow"}
+var modelNames = [...]string{LogGPModel: "loggp", FlowModel: "flow", PacketModel: "packet"}
 
 func (m Model) String() string { return modelNames[m] }
 

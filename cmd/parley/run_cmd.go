@@ -63,7 +63,7 @@ stopped it.`, examples.Default, strings.Join(netmodel.Presets(), ", "), netmodel
 			fs.StringVar(&o.timeline, "timeline", "", "write a Chrome trace (open in ui.perfetto.dev) to this file")
 			fs.IntVar(&o.show, "show", 8, "list this many of the slowest tasks")
 			fs.BoolVar(&o.stats, "stats", false, "print simulator statistics: events, events per second, peak memory, collective algorithms")
-			fs.StringVar(&o.links, "links", "", "write per-link figures (bytes, utilization) as CSV to this file; needs a flow platform")
+			fs.StringVar(&o.links, "links", "", "write per-link figures (bytes, utilization) as CSV to this file; needs a flow or packet platform")
 			fs.StringVar(&o.fastForward, "fast-forward", "", "skip a loop's remaining iterations once they repeat exactly; with a BOUND (--fast-forward 0.1%), once successive periods differ by less")
 			fs.Lookup("fast-forward").NoOptDefVal = exactPeriod
 			return o

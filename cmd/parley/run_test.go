@@ -218,3 +218,89 @@ func TestRunFastForward(t *testing.T) {
 		t.Errorf("a bad bound: %d %q", code, errOut)
 	}
 }
+
+// packetPlatformFile writes a packet platform, star-edr's numbers on a
+// 4-ary 3-tree with mtu and routing as given, and returns its path.
+func packetPlatformFile(t *testing.T, mtu, buffer string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "packet.toml")
+	src := `name = "fattree-packet"
+[network]
+model = "packet"
+o = "0.2us"
+g = "0.1us"
+S = "16KiB"
+mtu = "` + mtu + `"
+buffer = "` + buffer + `"
+[network.topology]
+kind = "fattree"
+k = 4
+n = 3
+bandwidth = "12GB/s"
+latency = "0.1us"
+[machine]
+[[machine.nodes]]
+name = "n"
+flops = "2TF/s"
+memory_bandwidth = "200GB/s"
+`
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestRunPacket runs every example on a packet platform: each finishes
+// cleanly (the deadlock example excepted) and reports its packets; the
+// JSON summary counts them.
+func TestRunPacket(t *testing.T) {
+	plat := packetPlatformFile(t, "4KiB", "64KiB")
+	names, _ := fs.Glob(examples.FS, "*.parley")
+	for _, name := range names {
+		if name == "deadlock-ring.parley" {
+			continue
+		}
+		code, out, errOut := parley(t, "", "run", name, "--platform", plat, "--show", "0")
+		if code != 0 || !strings.Contains(out, "Network: packet model on a fattree 4-ary 3-tree") || !strings.Contains(out, " packets)") {
+			t.Errorf("%s: %d %q\n%s", name, code, errOut, out)
+		}
+	}
+	code, out, errOut := parley(t, "", "run", "--platform", plat, "--json", "--", "--steps", "1")
+	var summary struct {
+		Network struct {
+			Model   string `json:"model"`
+			Packets int64  `json:"packets"`
+		} `json:"network"`
+	}
+	if err := json.Unmarshal([]byte(out), &summary); code != 0 || err != nil || summary.Network.Model != "packet" || summary.Network.Packets == 0 {
+		t.Errorf("--json: %d %q %v %+v", code, errOut, err, summary.Network)
+	}
+}
+
+// TestRunPacketErrors: a packet size or buffer that cannot work stops
+// with status 2, naming the file and the field.
+func TestRunPacketErrors(t *testing.T) {
+	for _, c := range []struct{ mtu, buffer, want string }{
+		{"0", "64KiB", `network.mtu: 0 bytes is not a packet size`},
+		{"-1KiB", "64KiB", `network.mtu: "-1KiB" is negative`},
+		{"8KiB", "4KiB", `network.buffer: 4096 bytes cannot hold a packet of network.mtu = 8192 bytes`},
+	} {
+		plat := packetPlatformFile(t, c.mtu, c.buffer)
+		code, _, errOut := parley(t, "", "run", "--platform", plat)
+		if code != 2 || !strings.Contains(errOut, plat+": "+c.want) {
+			t.Errorf("mtu %s, buffer %s: %d %q, want %s", c.mtu, c.buffer, code, errOut, c.want)
+		}
+	}
+	plat := packetPlatformFile(t, "4KiB", "64KiB")
+	data, err := os.ReadFile(plat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(plat, []byte(strings.Replace(string(data), `kind = "fattree"`, "kind = \"fattree\"\nrouting = \"adaptive\"", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut := parley(t, "", "run", "--platform", plat)
+	if want := plat + `: network.topology.routing: "adaptive" is not a routing of a fattree (use updown)`; code != 2 || !strings.Contains(errOut, want) {
+		t.Errorf("unknown routing: %d %q, want %s", code, errOut, want)
+	}
+}

@@ -1,0 +1,475 @@
+package netmodel
+
+import (
+	"fmt"
+	"math"
+)
+
+// The packet model: a message of n bytes from node a to node b is cut
+// into ceil(n / mtu) packets (one empty packet if n is 0), each routed on
+// its own (a fat tree's up ports and a dragonfly's global links and
+// Valiant group are hashed per packet, not per pair). Packets move by
+// virtual cut-through:
+//
+//   - Each link has an output queue at its near end, one per virtual
+//     channel, and serves the packets whose heads have arrived first come,
+//     first served, one at a time at its bandwidth: a packet of s bytes
+//     holds the link s / bandwidth, and no less than until its tail has
+//     arrived from the link before (a slower upstream link paces it).
+//   - A packet starts on a link when the link is free and the input buffer
+//     at the link's far end has room for it (credit flow control): each
+//     switch input port has `buffer` bytes per virtual channel; the packet
+//     takes s bytes of credit when it starts and gives them back when its
+//     tail has left that buffer, the credit reaching the upstream port one
+//     link latency later. A node's own memory, where packets start and
+//     end, is unlimited.
+//   - Its head reaches the far end one link latency after it started and
+//     may go on at once (cut-through): a packet alone crosses h links in
+//     Σ latencies + s / bandwidth, not h × (latency + s / bandwidth) as
+//     store-and-forward would.
+//
+// Virtual channels keep finite buffers from deadlocking: a torus uses two
+// per link, a packet moving to channel 1 when it crosses the wrap-around
+// link of a ring (the dateline) and back to 0 in each new dimension; a
+// dragonfly uses one per global link crossed so far (0 to 2); star and fat
+// tree (up/down) routes have no cyclic dependencies and use one. With
+// these, the channels a packet holds form an acyclic order, so every
+// packet waiting for credit waits for one that can move.
+//
+// Events are ordered by time and then by a sequence number, so runs are
+// deterministic.
+
+// PacketParams are the packet model's sizes.
+type PacketParams struct {
+	MTU    int64 // bytes per packet
+	Buffer int64 // bytes of each switch input buffer, per virtual channel
+}
+
+// The packet model's defaults: InfiniBand's 4 KiB MTU and a buffer of 16
+// such packets.
+const (
+	DefaultMTU    = 4 << 10
+	DefaultBuffer = 64 << 10
+)
+
+// readPacketParams reads mtu and buffer from the network table.
+func readPacketParams(s *tomlSection, p *PacketParams) {
+	*p = PacketParams{MTU: DefaultMTU, Buffer: DefaultBuffer}
+	quantity(s, "mtu", ParseSize, &p.MTU)
+	quantity(s, "buffer", ParseSize, &p.Buffer)
+}
+
+func (p *PacketParams) validate() error {
+	if p.MTU <= 0 || p.MTU > 1<<30 {
+		return fieldError("network.mtu", fmt.Errorf("%d bytes is not a packet size; give one between 1 B and 1 GiB, e.g. \"4KiB\"", p.MTU))
+	}
+	if p.Buffer < p.MTU || p.Buffer > 1<<40 {
+		return fieldError("network.buffer", fmt.Errorf("%d bytes cannot hold a packet of network.mtu = %d bytes; give at least the MTU (and at most 1 TiB)", p.Buffer, p.MTU))
+	}
+	return nil
+}
+
+// PacketNet is the state of the packet model during a run.
+type PacketNet struct {
+	topo *Topology
+	seed uint64
+	mtu  int64
+
+	psPerByte              [3]float64 // by link class
+	lat                    [3]Duration
+	hostLinks, globalLinks int32
+	strides                []int64 // torus: node-number stride of each dimension
+	nvc                    int32   // virtual channels per link
+
+	links   []pktLink
+	queues  []pktQueue // by link*nvc + vc: packets waiting to start on the link
+	credits []int64    // by link*nvc + vc: bytes free in the buffer at the link's far end
+
+	pkts  [][]packet // in chunks of flowChunk, as FlowNet's flows
+	npkts int32
+	free  []int32
+	msgs  []pktMsg
+	freeM []int32
+
+	events  eventBuckets
+	handler func(pktEvent) // f.handle, made once
+	now     Duration       // the time Step is at
+	seq     uint64         // orders packets queued at a link
+	done    []int32
+
+	stats NetStats
+}
+
+type pktLink struct {
+	freeAt Duration // when the packet on it has gone
+	wakeAt Duration // when an evLink is due; -1: none
+	bytes  int64
+}
+
+type pktQueue struct {
+	ids  []int32
+	head int32
+}
+
+type packet struct {
+	route  []int32 // own, or its message's where routing has no choice
+	own    []int32 // the packet's own route buffer
+	vcs    []uint8 // the channel on each of route's links (see channels); nil: one channel
+	ownVCs []uint8
+	tailIn Duration // when its tail is in the buffer it sits in
+	qseq   uint64   // orders the packets queued at one link across channels
+	msg    int32
+	size   int32
+	hop    int32 // the route's link it waits for or crosses
+	vc     uint8 // channel of the buffer it sits in
+	nextVC uint8 // channel of the buffer at the far end of route[hop]
+}
+
+type pktMsg struct {
+	route     []int32 // every packet's, where routing has no choice (shared)
+	vcs       []uint8 // route's channels
+	shared    bool
+	a, b, n   int64    // from node a to node b, n bytes
+	next, npk int64    // packets made so far, of npk
+	left      int64    // packets not yet delivered
+	hash      uint64   // the message's routing hash; each packet adds its number
+	at        Duration // when it was sent
+	token     int32
+}
+
+// Event kinds.
+const (
+	evInject  uint8 = iota // a: message: its packets enter the source's injection queue
+	evHead                 // a: packet: its head reached the near end of route[hop]
+	evLink                 // a: link: it is free again
+	evCredit               // a: link*nvc+vc: b bytes of credit are back
+	evDeliver              // a: packet: its tail reached its node
+)
+
+type pktEvent struct {
+	kind uint8
+	a    int32
+	b    int64
+}
+
+// NewPacketNet makes the packet model of platform p, which must have a
+// topology. seed varies the per-packet hash of routings that spread
+// packets over equal paths.
+func NewPacketNet(p *Platform, seed uint64) *PacketNet {
+	t := p.Topology
+	f := &PacketNet{topo: t, seed: mix64(seed), mtu: p.Packet.MTU, nvc: 1}
+	for c, bw := range [...]float64{t.HostBandwidth, t.Bandwidth, t.GlobalBandwidth} {
+		f.psPerByte[c] = float64(Second) / bw
+	}
+	f.lat = [...]Duration{t.HostLatency, t.Latency, t.GlobalLatency}
+	n := t.LinkCount()
+	f.hostLinks = int32(2 * t.NodeCount())
+	f.globalLinks = int32(n)
+	switch t.Kind {
+	case Torus:
+		f.nvc = 2
+		stride := int64(1)
+		for _, d := range t.Dims {
+			f.strides = append(f.strides, stride)
+			stride *= int64(d)
+		}
+	case Dragonfly:
+		f.nvc = 3
+		f.globalLinks = f.hostLinks + int32(t.Groups*t.Routers*t.Routers)
+	}
+	f.links = make([]pktLink, n)
+	for i := range f.links {
+		f.links[i].wakeAt = -1
+	}
+	f.queues = make([]pktQueue, n*int(f.nvc))
+	f.credits = make([]int64, n*int(f.nvc))
+	for i := range f.credits {
+		f.credits[i] = p.Packet.Buffer
+	}
+	f.handler = f.handle
+	return f
+}
+
+func (f *PacketNet) class(l int32) uint8 {
+	switch {
+	case l < f.hostLinks:
+		return hostLink
+	case l >= f.globalLinks:
+		return globalLink
+	}
+	return localLink
+}
+
+func (f *PacketNet) pkt(id int32) *packet { return &f.pkts[id/flowChunk][id%flowChunk] }
+
+// Latency returns the route latency from node a to node b: what a control
+// message (no bytes) takes. It is 0 from a node to itself.
+func (f *PacketNet) Latency(a, b int64) Duration {
+	if a == b {
+		return 0
+	}
+	var buf [64]int32
+	var sum Duration
+	for _, l := range f.topo.Route(a, b, f.hash(a, b, 0), buf[:0]) {
+		sum += f.lat[f.class(l)]
+	}
+	return sum
+}
+
+// hash is packet i's routing hash: consecutive packets of a message (i =
+// the message's number times 2^20 plus the packet's) take different
+// equal paths.
+func (f *PacketNet) hash(a, b int64, i uint64) uint64 {
+	return mix64(f.seed ^ uint64(a)*0x9e3779b97f4a7c15 ^ uint64(b)*0xc2b2ae3d27d4eb4f ^ i*0xd6e8feb86659fd93)
+}
+
+// Send starts a message of n bytes from node a to node b (a != b) at time
+// at: its packets join a's injection queue then.
+func (f *PacketNet) Send(at Duration, a, b int64, n int64, token int32) {
+	var mid int32
+	if k := len(f.freeM); k > 0 {
+		mid = f.freeM[k-1]
+		f.freeM = f.freeM[:k-1]
+	} else {
+		mid = int32(len(f.msgs))
+		f.msgs = append(f.msgs, pktMsg{})
+	}
+	npk := max((n+f.mtu-1)/f.mtu, 1)
+	m := &f.msgs[mid]
+	*m = pktMsg{route: m.route, vcs: m.vcs, a: a, b: b, n: n, npk: npk, left: npk,
+		hash: uint64(f.stats.Messages) << 20, at: at, token: token}
+	f.stats.Messages++
+	f.stats.Bytes += n
+	f.stats.Packets += npk
+	// Star and torus routes have no choice: the packets share one.
+	if m.shared = f.topo.Kind == Star || f.topo.Kind == Torus; m.shared {
+		m.route = f.topo.Route(a, b, 0, m.route[:0])
+		m.vcs = f.channels(m.route, m.vcs)
+	}
+	f.schedule(at, evInject, mid, 0)
+}
+
+// nextPacket makes message mid's next packet, ready to join its
+// injection queue. Packets are made one at a time, as the one before
+// starts, so that a large message costs no more than its packets in the
+// network.
+func (f *PacketNet) nextPacket(mid int32) int32 {
+	m := &f.msgs[mid]
+	id := f.newPacket()
+	p := f.pkt(id)
+	if m.shared {
+		p.route, p.vcs = m.route, m.vcs
+	} else {
+		p.own = f.topo.Route(m.a, m.b, f.hash(m.a, m.b, m.hash+uint64(m.next)), p.own[:0])
+		p.ownVCs = f.channels(p.own, p.ownVCs)
+		p.route, p.vcs = p.own, p.ownVCs
+	}
+	p.size = int32(min(f.mtu, m.n-m.next*f.mtu))
+	p.msg, p.hop, p.vc, p.nextVC, p.tailIn = mid, 0, 0, 0, m.at
+	f.stats.Hops += int64(len(p.route) - 2)
+	m.next++
+	return id
+}
+
+func (f *PacketNet) newPacket() int32 {
+	if k := len(f.free); k > 0 {
+		id := f.free[k-1]
+		f.free = f.free[:k-1]
+		return id
+	}
+	id := f.npkts
+	if int(id/flowChunk) == len(f.pkts) {
+		f.pkts = append(f.pkts, make([]packet, flowChunk))
+	}
+	f.npkts++
+	return id
+}
+
+func (f *PacketNet) schedule(at Duration, kind uint8, a int32, b int64) {
+	f.events.push(at, pktEvent{kind, a, b})
+}
+
+// Next returns the time of the model's next event, and false if nothing is
+// in flight.
+func (f *PacketNet) Next() (Duration, bool) { return f.events.first() }
+
+// Step handles the events due at now, which is Next's time, and calls
+// done with the token of each message whose last packet arrived, in the
+// order they arrived.
+func (f *PacketNet) Step(now Duration, done func(token int32)) {
+	f.done = f.done[:0]
+	f.now = now
+	for at, ok := f.events.first(); ok && at <= now; at, ok = f.events.first() {
+		f.events.drain(f.handler)
+	}
+	for _, tok := range f.done {
+		done(tok)
+	}
+}
+
+// handle carries out event e at f.now.
+func (f *PacketNet) handle(e pktEvent) {
+	now := f.now
+	switch e.kind {
+	case evInject:
+		id := f.nextPacket(e.a)
+		f.enqueue(id)
+		f.tryStart(f.pkt(id).route[0], now)
+	case evHead:
+		f.enqueue(e.a)
+		p := f.pkt(e.a)
+		f.tryStart(p.route[p.hop], now)
+	case evLink:
+		f.links[e.a].wakeAt = -1
+		f.tryStart(e.a, now)
+	case evCredit:
+		f.credits[e.a] += e.b
+		f.tryStart(e.a/f.nvc, now)
+	case evDeliver:
+		p := f.pkt(e.a)
+		m := &f.msgs[p.msg]
+		if m.left--; m.left == 0 {
+			f.done = append(f.done, m.token)
+			f.freeM = append(f.freeM, p.msg)
+		}
+		f.free = append(f.free, e.a)
+	}
+}
+
+// enqueue puts packet id in the output queue of route[hop], on the virtual
+// channel it will take there.
+func (f *PacketNet) enqueue(id int32) {
+	p := f.pkt(id)
+	if p.vcs != nil {
+		p.nextVC = p.vcs[p.hop]
+	}
+	p.qseq = f.seq
+	f.seq++
+	q := &f.queues[p.route[p.hop]*f.nvc+int32(p.nextVC)]
+	q.ids = append(q.ids, id)
+}
+
+// channels appends to buf the virtual channel taken on each link of
+// route (see the top of this file) and returns it; nil where links have
+// one channel.
+func (f *PacketNet) channels(route []int32, buf []uint8) []uint8 {
+	if f.nvc == 1 {
+		return nil
+	}
+	buf = append(buf[:0], 0) // the injection link's buffer has one channel
+	vc := uint8(0)
+	nd := int32(len(f.topo.Dims))
+	for i := 1; i < len(route)-1; i++ {
+		l, prev := route[i], route[i-1]
+		if f.topo.Kind == Dragonfly {
+			if prev >= f.globalLinks {
+				vc++
+			}
+			buf = append(buf, vc)
+			continue
+		}
+		// A torus link: base + (r*dims + d)*2 + dir.
+		j := l - f.hostLinks
+		dir, d, r := j%2, j/2%nd, int64(j/2/nd)
+		if prev < f.hostLinks || (prev-f.hostLinks)/2%nd != d {
+			vc = 0 // a new ring
+		}
+		n := int64(f.topo.Dims[d])
+		if c := r / f.strides[d] % n; dir == 0 && c == n-1 || dir == 1 && c == 0 {
+			vc = 1 // the dateline
+		}
+		buf = append(buf, vc)
+	}
+	return append(buf, 0) // a node's memory: unlimited, one channel
+}
+
+// tryStart starts packets on link l: the earliest queued of the channels'
+// heads that has credit for the buffer it goes to, at now if the link is
+// free. If the link is busy, the earliest queued head is the one to go
+// when it frees (credit only comes back in the meantime, and packets
+// queued later are later), so it is started then at once, if it has
+// credit, saving the link a wake-up; else the link wakes when free. A link
+// whose heads all lack credit waits for credit to come back.
+func (f *PacketNet) tryStart(l int32, now Duration) {
+	lk := &f.links[l]
+	qs := f.queues[l*f.nvc : (l+1)*f.nvc]
+	for {
+		busy := lk.freeAt > now
+		best, bestSeq, ready := -1, uint64(math.MaxUint64), false
+		for v := range qs {
+			q := &qs[v]
+			if int(q.head) == len(q.ids) {
+				continue
+			}
+			p := f.pkt(q.ids[q.head])
+			if p.qseq >= bestSeq {
+				continue
+			}
+			ok := p.hop == int32(len(p.route))-1 || f.credits[int(l*f.nvc)+v] >= int64(p.size)
+			if ok || busy {
+				best, bestSeq, ready = v, p.qseq, ok
+			}
+		}
+		if best < 0 {
+			return
+		}
+		if !ready {
+			if lk.wakeAt < 0 {
+				lk.wakeAt = lk.freeAt
+				f.schedule(lk.freeAt, evLink, l, 0)
+			}
+			return
+		}
+		q := &qs[best]
+		id := q.ids[q.head]
+		if p := f.pkt(id); p.hop == 0 && f.msgs[p.msg].next < f.msgs[p.msg].npk {
+			// The message's next packet takes its place in the
+			// injection queue.
+			np := f.nextPacket(p.msg)
+			f.pkt(np).qseq = p.qseq
+			q.ids[q.head] = np
+		} else if q.head++; int(q.head) == len(q.ids) {
+			q.ids, q.head = q.ids[:0], 0
+		}
+		f.start(l, id, max(now, lk.freeAt))
+	}
+}
+
+// start sends packet id onto link l at now, which may be later than the
+// current time (see tryStart).
+func (f *PacketNet) start(l, id int32, now Duration) {
+	p := f.pkt(id)
+	c := f.class(l)
+	size := int64(p.size)
+	txEnd := max(now+Duration(float64(size)*f.psPerByte[c]+0.5), p.tailIn)
+	lk := &f.links[l]
+	lk.freeAt = txEnd
+	lk.bytes += size
+	if p.hop > 0 {
+		// Its tail leaves the buffer it sat in at txEnd; the credit
+		// reaches the port upstream a link latency later.
+		prev := p.route[p.hop-1]
+		f.schedule(txEnd+f.lat[f.class(prev)], evCredit, prev*f.nvc+int32(p.vc), size)
+	}
+	p.tailIn = txEnd + f.lat[c]
+	if p.hop == int32(len(p.route))-1 {
+		f.schedule(p.tailIn, evDeliver, id, 0)
+		return
+	}
+	f.credits[l*f.nvc+int32(p.nextVC)] -= size
+	p.vc = p.nextVC
+	p.hop++
+	f.schedule(now+f.lat[c], evHead, id, 0)
+}
+
+// Stats returns the run's totals so far.
+func (f *PacketNet) Stats() NetStats { return f.stats }
+
+// LinkBytes returns the bytes that crossed each link so far, by link id.
+func (f *PacketNet) LinkBytes() []int64 {
+	out := make([]int64, len(f.links))
+	for i := range f.links {
+		out[i] = f.links[i].bytes
+	}
+	return out
+}

@@ -1,0 +1,122 @@
+package netmodel
+
+// eventBuckets hands out the packet model's events in order of time and,
+// at equal times, in the order they were scheduled. Packets of SPMD
+// programs move in lock step, so many events share a time: events are kept
+// in buckets of one time each, in scheduling order, and only the buckets
+// sit in a heap. A small cache, indexed by a hash of the time, finds the
+// latest bucket of a time; on a miss (a time not seen, or evicted) a new
+// bucket opens, and the heap orders buckets of equal time by when they
+// opened, which is the order of their events: a push never goes to a
+// bucket older than the newest of its time.
+type eventBuckets struct {
+	heap    []bucketSlot // 4-ary min-heap by (at, seq)
+	buckets [][]pktEvent
+	at      []Duration // by bucket: its time
+	free    []int32    // drained buckets, for reuse
+	cache   [bucketCache]int32
+	seq     uint64
+}
+
+const bucketCache = 1 << 9
+
+type bucketSlot struct {
+	at  Duration
+	seq uint64
+	b   int32
+}
+
+func (a *bucketSlot) before(b *bucketSlot) bool {
+	return a.at < b.at || a.at == b.at && a.seq < b.seq
+}
+
+func cacheIndex(at Duration) int {
+	return int(uint64(at) * 0x9e3779b97f4a7c15 >> 55)
+}
+
+func (q *eventBuckets) push(at Duration, e pktEvent) {
+	c := &q.cache[cacheIndex(at)]
+	if b := *c - 1; b >= 0 && q.at[b] == at {
+		q.buckets[b] = append(q.buckets[b], e)
+		return
+	}
+	var b int32
+	if k := len(q.free); k > 0 {
+		b = q.free[k-1]
+		q.free = q.free[:k-1]
+	} else {
+		b = int32(len(q.buckets))
+		q.buckets = append(q.buckets, nil)
+		q.at = append(q.at, 0)
+	}
+	q.at[b] = at
+	q.buckets[b] = append(q.buckets[b], e)
+	*c = b + 1
+	q.up(bucketSlot{at, q.seq, b})
+	q.seq++
+}
+
+// first returns the earliest pending time; false if none.
+func (q *eventBuckets) first() (Duration, bool) {
+	if len(q.heap) == 0 {
+		return 0, false
+	}
+	return q.heap[0].at, true
+}
+
+// drain calls handle with each event of the first bucket, including those
+// pushed to it while it runs, then frees it.
+func (q *eventBuckets) drain(handle func(pktEvent)) {
+	b := q.heap[0].b
+	for i := 0; i < len(q.buckets[b]); i++ {
+		handle(q.buckets[b][i])
+	}
+	q.buckets[b] = q.buckets[b][:0]
+	if c := &q.cache[cacheIndex(q.at[b])]; *c == b+1 {
+		*c = 0
+	}
+	q.free = append(q.free, b)
+	q.pop()
+}
+
+func (q *eventBuckets) up(s bucketSlot) {
+	i := len(q.heap)
+	q.heap = append(q.heap, s)
+	for i > 0 {
+		p := (i - 1) / 4
+		if !s.before(&q.heap[p]) {
+			break
+		}
+		q.heap[i] = q.heap[p]
+		i = p
+	}
+	q.heap[i] = s
+}
+
+func (q *eventBuckets) pop() {
+	last := len(q.heap) - 1
+	e := q.heap[last]
+	q.heap = q.heap[:last]
+	if last == 0 {
+		return
+	}
+	i := 0
+	for {
+		c := 4*i + 1
+		if c >= last {
+			break
+		}
+		m := c
+		for j := c + 1; j < c+4 && j < last; j++ {
+			if q.heap[j].before(&q.heap[m]) {
+				m = j
+			}
+		}
+		if !q.heap[m].before(&e) {
+			break
+		}
+		q.heap[i] = q.heap[m]
+		i = m
+	}
+	q.heap[i] = e
+}
