@@ -87,27 +87,38 @@ nodes = 9`))
 	}
 }
 
-// TestFlowDisjointPairs: 4 pairs exchange 1 MiB over links of their own:
+// networkModels are the models with links, each with how close a closed
+// form must be met.
+var networkModels = []struct {
+	model string
+	tol   float64
+}{{"flow", 0.01}, {"packet", 0.03}}
+
+// TestDisjointPairs: 4 pairs exchange 1 MiB over links of their own:
 // each 1 MiB / (10 GB/s) plus latency, as if alone.
-func TestFlowDisjointPairs(t *testing.T) {
-	res := runFlow(t, "TASKS t SUCH THAT t IS EVEN SEND A 1 MEGABYTE MESSAGE TO TASK t + 1.", 8, flowPlatform(t, `kind = "star"
+func TestDisjointPairs(t *testing.T) {
+	for _, m := range networkModels {
+		res := runFlow(t, "TASKS t SUCH THAT t IS EVEN SEND A 1 MEGABYTE MESSAGE TO TASK t + 1.", 8, netPlatform(t, m.model, "", `kind = "star"
 nodes = 8`))
-	want := 2*interp.Microsecond + interp.Time(mib*1e12/10e9)
-	if !within(res.Predicted, want, 0.01) {
-		t.Errorf("disjoint pairs take %v, want %v within 1%%", res.Predicted, want)
+		want := 2*interp.Microsecond + interp.Time(mib*1e12/10e9)
+		if !within(res.Predicted, want, m.tol) {
+			t.Errorf("%s: disjoint pairs take %v, want %v within %g", m.model, res.Predicted, want, m.tol)
+		}
 	}
 }
 
-// TestFlowRendezvous: a message above the eager limit waits for the
-// request and the clear-to-send (a latency each) before its data.
-func TestFlowRendezvous(t *testing.T) {
-	plat := flowPlatform(t, `kind = "star"
+// TestRendezvous: a message above the eager limit waits for the request
+// and the clear-to-send (a route latency each) before its data.
+func TestRendezvous(t *testing.T) {
+	for _, m := range networkModels {
+		plat := netPlatform(t, m.model, "", `kind = "star"
 nodes = 2`)
-	plat.Network.Eager = 1024
-	res := runFlow(t, "TASK 0 SENDS A 1 MEGABYTE MESSAGE TO TASK 1.", 2, plat)
-	want := 3*2*interp.Microsecond + interp.Time(mib*1e12/10e9)
-	if !within(res.Predicted, want, 1e-6) || res.Tasks[0].Finish != res.Predicted {
-		t.Errorf("rendezvous takes %v (sender done at %v), want %v for both", res.Predicted, res.Tasks[0].Finish, want)
+		plat.Network.Eager = 1024
+		res := runFlow(t, "TASK 0 SENDS A 1 MEGABYTE MESSAGE TO TASK 1.", 2, plat)
+		want := 3*2*interp.Microsecond + interp.Time(mib*1e12/10e9)
+		if !within(res.Predicted, want, 1e-6) || res.Tasks[0].Finish != res.Predicted {
+			t.Errorf("%s: rendezvous takes %v (sender done at %v), want %v for both", m.model, res.Predicted, res.Tasks[0].Finish, want)
+		}
 	}
 }
 

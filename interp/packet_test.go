@@ -34,30 +34,6 @@ nodes = 9`))
 	}
 }
 
-// TestPacketDisjointPairs: 4 pairs exchange 1 MiB over links of their
-// own: each 1 MiB / (10 GB/s) plus latency, as if alone, within 3%.
-func TestPacketDisjointPairs(t *testing.T) {
-	res := runFlow(t, "TASKS t SUCH THAT t IS EVEN SEND A 1 MEGABYTE MESSAGE TO TASK t + 1.", 8, packetPlatform(t, `kind = "star"
-nodes = 8`))
-	want := 2*interp.Microsecond + interp.Time(mib*1e12/10e9)
-	if !within(res.Predicted, want, 0.03) {
-		t.Errorf("disjoint pairs take %v, want %v within 3%%", res.Predicted, want)
-	}
-}
-
-// TestPacketRendezvous: above the eager limit, the request and the
-// clear-to-send cost a route latency each before the packets go.
-func TestPacketRendezvous(t *testing.T) {
-	plat := packetPlatform(t, `kind = "star"
-nodes = 2`)
-	plat.Network.Eager = 1024
-	res := runFlow(t, "TASK 0 SENDS A 1 MEGABYTE MESSAGE TO TASK 1.", 2, plat)
-	want := 3*2*interp.Microsecond + interp.Time(mib*1e12/10e9)
-	if res.Predicted != want || res.Tasks[0].Finish != want {
-		t.Errorf("rendezvous takes %v (sender done at %v), want %v for both", res.Predicted, res.Tasks[0].Finish, want)
-	}
-}
-
 // TestPacketTorusNeighbours: the six-neighbour exchange on a 4x4x4 torus
 // crosses one link between routers per packet; each 1 KiB message is one
 // packet.
