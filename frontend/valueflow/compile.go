@@ -329,6 +329,19 @@ func (fc *fnCompiler) dst(v value.Value) ([]int32, error) {
 	return out, nil
 }
 
+// operands is operand of each of vs, in order.
+func (fc *fnCompiler) operands(vs ...value.Value) ([][]int32, error) {
+	ops := make([][]int32, len(vs))
+	for i, v := range vs {
+		o, err := fc.operand(v)
+		if err != nil {
+			return nil, err
+		}
+		ops[i] = o
+	}
+	return ops, nil
+}
+
 // operand returns the slots holding v's lanes.
 func (fc *fnCompiler) operand(v value.Value) ([]int32, error) {
 	if s, ok := fc.slot[v]; ok {
@@ -532,14 +545,11 @@ func (fc *fnCompiler) intBin(res value.Value, name string, x, y value.Value) err
 	if err != nil {
 		return err
 	}
-	a, err := fc.operand(x)
+	ops, err := fc.operands(x, y)
 	if err != nil {
 		return err
 	}
-	b, err := fc.operand(y)
-	if err != nil {
-		return err
-	}
+	a, b := ops[0], ops[1]
 	if err := sameShape(d, a, b); err != nil {
 		return err
 	}
@@ -556,14 +566,11 @@ func (fc *fnCompiler) floatBin(res value.Value, o64, o32 op, x, y value.Value) e
 	if err != nil {
 		return err
 	}
-	a, err := fc.operand(x)
+	ops, err := fc.operands(x, y)
 	if err != nil {
 		return err
 	}
-	b, err := fc.operand(y)
-	if err != nil {
-		return err
-	}
+	a, b := ops[0], ops[1]
 	if err := sameShape(d, a, b); err != nil {
 		return err
 	}
@@ -583,14 +590,11 @@ func (fc *fnCompiler) icmp(in *ir.InstICmp) error {
 	if err != nil {
 		return err
 	}
-	a, err := fc.operand(in.X)
+	ops, err := fc.operands(in.X, in.Y)
 	if err != nil {
 		return err
 	}
-	b, err := fc.operand(in.Y)
-	if err != nil {
-		return err
-	}
+	a, b := ops[0], ops[1]
 	if err := sameShape(d, a, b); err != nil {
 		return err
 	}
@@ -610,14 +614,11 @@ func (fc *fnCompiler) fcmp(in *ir.InstFCmp) error {
 	if err != nil {
 		return err
 	}
-	a, err := fc.operand(in.X)
+	ops, err := fc.operands(in.X, in.Y)
 	if err != nil {
 		return err
 	}
-	b, err := fc.operand(in.Y)
-	if err != nil {
-		return err
-	}
+	a, b := ops[0], ops[1]
 	if err := sameShape(d, a, b); err != nil {
 		return err
 	}
@@ -711,18 +712,11 @@ func (fc *fnCompiler) sel(in *ir.InstSelect) error {
 	if err != nil {
 		return err
 	}
-	c, err := fc.operand(in.Cond)
+	ops, err := fc.operands(in.Cond, in.ValueTrue, in.ValueFalse)
 	if err != nil {
 		return err
 	}
-	a, err := fc.operand(in.ValueTrue)
-	if err != nil {
-		return err
-	}
-	b, err := fc.operand(in.ValueFalse)
-	if err != nil {
-		return err
-	}
+	c, a, b := ops[0], ops[1], ops[2]
 	if err := sameShape(d, a, b); err != nil || (len(c) != 1 && len(c) != len(d)) {
 		return unsupported("a select of operands of different shapes")
 	}
@@ -1002,14 +996,11 @@ func (fc *fnCompiler) insertValue(in *ir.InstInsertValue) error {
 	if err != nil {
 		return err
 	}
-	a, err := fc.operand(in.X)
+	ops, err := fc.operands(in.X, in.Elem)
 	if err != nil {
 		return err
 	}
-	e, err := fc.operand(in.Elem)
-	if err != nil {
-		return err
-	}
+	a, e := ops[0], ops[1]
 	first, n, _, err := subLanes(in.X.Type(), in.Indices)
 	if err != nil {
 		return err
@@ -1094,14 +1085,11 @@ func (fc *fnCompiler) shuffle(in *ir.InstShuffleVector) error {
 	if err != nil {
 		return err
 	}
-	x, err := fc.operand(in.X)
+	ops, err := fc.operands(in.X, in.Y)
 	if err != nil {
 		return err
 	}
-	y, err := fc.operand(in.Y)
-	if err != nil {
-		return err
-	}
+	x, y := ops[0], ops[1]
 	mk, ok := in.Mask.(constant.Constant)
 	if !ok {
 		return unsupported("a shufflevector mask that is not a constant")

@@ -128,15 +128,7 @@ func sizeOf(t types.Type) int64 {
 	case *types.IntType:
 		return roundUp((int64(t.BitSize)+7)/8, alignOf(t))
 	case *types.FloatType:
-		switch t.Kind {
-		case types.FloatKindHalf:
-			return 2
-		case types.FloatKindFloat:
-			return 4
-		case types.FloatKindDouble:
-			return 8
-		}
-		return 16
+		return floatBytes(t)
 	case *types.PointerType:
 		return 8
 	case *types.VectorType:
@@ -154,6 +146,20 @@ func sizeOf(t types.Type) int64 {
 	return 0
 }
 
+// floatBytes is a floating-point type's size, which is also its
+// alignment: 16 for x86_fp80 and the 128-bit kinds.
+func floatBytes(t *types.FloatType) int64 {
+	switch t.Kind {
+	case types.FloatKindHalf:
+		return 2
+	case types.FloatKindFloat:
+		return 4
+	case types.FloatKindDouble:
+		return 8
+	}
+	return 16
+}
+
 // alignOf is t's ABI alignment on x86-64 (LLVM 14's data layout: i128
 // aligns to 8 there).
 func alignOf(t types.Type) int64 {
@@ -169,15 +175,7 @@ func alignOf(t types.Type) int64 {
 		}
 		return 8
 	case *types.FloatType:
-		switch t.Kind {
-		case types.FloatKindHalf:
-			return 2
-		case types.FloatKindFloat:
-			return 4
-		case types.FloatKindDouble:
-			return 8
-		}
-		return 16
+		return floatBytes(t)
 	case *types.PointerType:
 		return 8
 	case *types.VectorType:
