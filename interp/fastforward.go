@@ -320,7 +320,7 @@ const ffCuts = 5
 func (s *Sim) ffCut(l *ffLoop) {
 	// The cuts kept must fit beside the run (see checkGrowth).
 	per := int64(unsafe.Sizeof(ffTask{})) + int64(len(s.tasks[0].stack))*int64(unsafe.Sizeof(loopFrame{})) + 8*int64(s.prog.NumSlots)
-	if all := ffCuts * per * int64(len(s.tasks)); s.memBase+s.heldBytes()+all > s.memLimit {
+	if all := ffCuts * per * int64(len(s.tasks)); !s.fits(all) {
 		s.ffRefuse(s.ff.pc, l, fmt.Sprintf("%d copies of the task state (%s) would pass the memory limit", ffCuts, memlimit.Format(all)))
 		return
 	}

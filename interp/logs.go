@@ -97,7 +97,7 @@ const loggedValueBytes = 8 + 16 + 24
 // its memory limit.
 func (s *Sim) logGrowth(n int64, st ir.Stmt) {
 	s.logBytes += n
-	if s.memBase+s.heldBytes() <= s.memLimit {
+	if s.fits(0) {
 		return
 	}
 	s.problem(Problem{Kind: "limit", Task: -1, Span: st.Span(), Msg: fmt.Sprintf(

@@ -2,6 +2,7 @@ package interp
 
 import (
 	"fmt"
+	"runtime"
 	"unsafe"
 
 	"github.com/parley-hpc/parley/internal/memlimit"
@@ -59,6 +60,26 @@ func (s *Sim) heldBytes() int64 {
 	return n
 }
 
+// fits reports whether the run stays within its memory limit when what it
+// holds (heldBytes) grows by extra bytes. The tasks' share is an estimate
+// made before they existed, and it errs high; when the estimate says no,
+// the runtime's own count decides, after a collection, and the margin it
+// leaves is used without asking again until the held memory has taken half
+// of it (so a run near its limit collects a logarithmic number of times).
+func (s *Sim) fits(extra int64) bool {
+	held := s.heldBytes() + extra
+	if s.memBase+held <= s.memLimit || held <= s.memSureUpTo {
+		return true
+	}
+	runtime.GC()
+	inUse := memlimit.InUse() + extra
+	if inUse > s.memLimit {
+		return false
+	}
+	s.memSureUpTo = held + (s.memLimit-inUse)/2
+	return true
+}
+
 // slabBytes is the memory the messages' and receives' slabs hold.
 func (s *Sim) slabBytes() int64 {
 	return (int64(len(s.msgs.chunks))*msgBytes + int64(len(s.reqs.chunks))*reqBytes) * slabChunk
@@ -73,7 +94,7 @@ var errOverLimit = &ir.RuntimeError{Msg: "over the memory limit"}
 // the run over its memory limit, the run stops with a "limit" problem that
 // says where they are.
 func (s *Sim) checkGrowth(stmt stmtRef) {
-	if s.memBase+s.heldBytes()+max(msgBytes, reqBytes)*slabChunk <= s.memLimit {
+	if s.fits(max(msgBytes, reqBytes) * slabChunk) {
 		return
 	}
 	held, timeline := s.slabBytes(), int64(0)

@@ -148,6 +148,7 @@ type Sim struct {
 	logID        string    // the run's identifier in its logs, once made
 	memLimit     int64     // Options.MaxMemory, or the default
 	memBase      int64     // the estimated memory of the tasks (see checkTasks)
+	memSureUpTo  int64     // held memory known to fit by measurement (see fits)
 	logBytes     int64     // the estimated memory of the logs' data (see logGrowth)
 }
 

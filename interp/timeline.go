@@ -100,7 +100,7 @@ func (s *Sim) timelineFull() bool {
 	if s.tl.full {
 		return true
 	}
-	if s.memBase+s.heldBytes() <= s.memLimit {
+	if s.fits(0) {
 		return false
 	}
 	s.tl.full = true

@@ -165,6 +165,11 @@ func (s *simulation) start(e *env, inv *invocation) (*interp.Sim, int) {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(interp.GCPercent)
 	}
+	if os.Getenv("GOMEMLIMIT") == "" {
+		// Near the run's memory limit the collector then works harder
+		// instead of letting garbage take the heap over it.
+		debug.SetMemoryLimit(memlimit.Or(int64(e.maxMemory)))
+	}
 	return sim, -1
 }
 

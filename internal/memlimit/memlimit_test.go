@@ -34,3 +34,23 @@ func TestDefault(t *testing.T) {
 		t.Errorf("Or(123) = %d, Or(0) = %d", Or(123), Or(0))
 	}
 }
+
+// TestInUseSeesAllocations: memory held by a live allocation shows in
+// InUse, and InUse never exceeds what the runtime has mapped.
+func TestInUseSeesAllocations(t *testing.T) {
+	before := InUse()
+	block := make([]byte, 64<<20)
+	for i := range block {
+		block[i] = 1
+	}
+	after := InUse()
+	if after-before < 60<<20 {
+		t.Errorf("InUse grew by %d bytes over a 64 MiB allocation; want at least 60 MiB", after-before)
+	}
+	runtime.KeepAlive(block)
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	if now := InUse(); now <= 0 || uint64(now) > ms.Sys {
+		t.Errorf("InUse = %d, runtime has %d mapped; want 0 < InUse <= Sys", now, ms.Sys)
+	}
+}
