@@ -26,12 +26,13 @@ func init() {
 		summary:  "write a program's run as traces, or a platform, for other simulators (SimGrid), or the program as strict coNCePTuaL",
 		progArgs: true,
 		argExts:  programExts,
-		values:   map[string][]string{"format": exportFormatNames()},
+		values:   map[string][]string{"format": exportFormatNames(), "collectives": {"simgrid", "steps"}},
 		details:  fmt.Sprintf(exportHelp, netmodel.DefaultPlatform),
 		flags: func(fs *pflag.FlagSet) any {
 			o := &exportOptions{}
 			fs.StringVar(&o.format, "format", "", "what to write: "+exportFormatList())
 			fs.StringVarP(&o.out, "output", "o", "", "tit: directory to write the traces into (created if need be); ncptl: the file to write (default: standard output)")
+			fs.StringVar(&o.collectives, "collectives", "simgrid", "tit: write collectives over every task as SimGrid collectives (simgrid), or as the point-to-point steps of the interpreter's algorithms (steps)")
 			o.sim.register(fs)
 			return o
 		},
@@ -62,6 +63,7 @@ func exportFormatList() string { return strings.Join(exportFormatNames(), ", ") 
 type exportOptions struct {
 	sim         simOptions
 	format, out string
+	collectives string // tit: "simgrid" or "steps"
 }
 
 const exportHelp = `
@@ -90,8 +92,9 @@ Formats:
        SimGrid numbers a cluster's hosts in name order (node-0, node-1,
        node-10, ...): replay with a hostfile listing node-0 to node-(N-1)
        one a line (smpirun -hostfile) so that rank r runs on node r as in
-       Parley, and with --cfg=network/model:LV08 to compare with
-       factors = "simgrid".
+       Parley, and with the options the file's comment gives:
+       --cfg=network/model:LV08 for factors = "simgrid", and SMPI's
+       eager thresholds set to the platform's S.
   tit  SimGrid time-independent traces (TIT), one file per rank
        DIR/BASE-R.tit and an index DIR/BASE.tit, BASE being PROG's name
        without its extension. Replay them with SimGrid's SMPI:
@@ -105,7 +108,9 @@ peer, tag and bytes); AWAIT COMPLETION as waitall; collectives over every
 task as SimGrid collectives (barrier, bcast, reduce, allreduce,
 reducescatter, gather(v), allgather(v), scatter(v), alltoall(v));
 collectives over some of the tasks, which SimGrid's replay cannot express,
-as the point-to-point steps of the algorithm the interpreter ran them with;
+as the point-to-point steps of the algorithm the interpreter ran them with
+(--collectives steps writes every collective so, for a replay that sends
+exactly the messages parley priced);
 COMPUTES, TOUCHES and the combining in reductions as compute; SLEEPS FOR
 as sleep. Loops are unrolled as the interpreter ran them: warmups, the
 barrier of AND A SYNCHRONIZATION, and a timed loop's trial iteration,
@@ -158,6 +163,8 @@ func runExport(e *env, inv *invocation) int {
 		return usageErr("-o DIR is required")
 	case o.out == "-":
 		return usageErr("-o names a directory (one trace per rank and an index), not standard output")
+	case o.collectives != "simgrid" && o.collectives != "steps":
+		return usageErr("--collectives %q: simgrid or steps", o.collectives)
 	}
 	path := inv.pos[0]
 	s, code := o.sim.prepare(e, inv, path)
@@ -174,6 +181,7 @@ func runExport(e *env, inv *invocation) int {
 		fmt.Fprintf(e.stderr, "parley export: %v\n", err)
 		return 1
 	}
+	w.Steps = o.collectives == "steps"
 	s.opts.Observer = w
 	sim, code := s.start(e, inv)
 	if sim == nil {

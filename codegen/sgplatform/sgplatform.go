@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 
@@ -61,8 +62,12 @@ func Write(w io.Writer, p *netmodel.Platform) error {
 	b.WriteString("<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n")
 	fmt.Fprintf(&b, "<!-- %s (%s): %v, written by parley export.", p.Name, p.Source, t)
 	if p.Flow.LatencyFactor != 1 || p.Flow.BandwidthFactor != 1 {
-		fmt.Fprintf(&b, " Parley prices it with latency factor %g and bandwidth factor %g; replay with --cfg=network/model:LV08 for SimGrid's.", p.Flow.LatencyFactor, p.Flow.BandwidthFactor)
+		fmt.Fprintf(&b, " Parley prices it with latency factor %g and bandwidth factor %g.", p.Flow.LatencyFactor, p.Flow.BandwidthFactor)
 	}
+	// An XML comment cannot hold "--", so the options are named by their
+	// configuration items; smpirun's own --cfg=network/model:SMPI would
+	// override a <config> section in the file.
+	fmt.Fprintf(&b, " Replay with the smpirun options cfg=%s.", strings.Join(ReplayConfig(p), ", cfg="))
 	b.WriteString(" -->\n<platform version=\"4.1\">\n  <cluster")
 	for _, a := range attrs {
 		fmt.Fprintf(&b, " %s=%q", a[0], a[1])
@@ -70,6 +75,25 @@ func Write(w io.Writer, p *netmodel.Platform) error {
 	b.WriteString("/>\n</platform>\n")
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// ReplayConfig returns the SimGrid configuration items, as smpirun's
+// --cfg=ITEM:VALUE options take them, that make SimGrid's replay
+// price messages as Parley prices them on p: SimGrid's LV08 model when p
+// uses its factors (factors = "simgrid"), and messages up to p's eager
+// limit S sent eagerly, without waiting for their receive. SMPI's
+// defaults make a blocking send above 64 KiB wait for its receive, and
+// hold every message's transfer until its receive is posted
+// (smpi/async-small-thresh 0), which serialises an incast that Parley's
+// eager protocol lets overlap.
+func ReplayConfig(p *netmodel.Platform) []string {
+	var items []string
+	if p.Flow.LatencyFactor != 1 || p.Flow.BandwidthFactor != 1 {
+		items = append(items, "network/model:LV08")
+	}
+	// SMPI's thresholds are exclusive (size < thresh) and C ints.
+	eager := strconv.FormatInt(min(p.Network.Eager+1, math.MaxInt32), 10)
+	return append(items, "smpi/send-is-detached-thresh:"+eager, "smpi/async-small-thresh:"+eager)
 }
 
 // bandwidth formats bytes per second as SimGrid reads them.

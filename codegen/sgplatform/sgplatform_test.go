@@ -2,6 +2,7 @@ package sgplatform
 
 import (
 	"encoding/xml"
+	"slices"
 	"strings"
 	"testing"
 
@@ -88,5 +89,24 @@ func TestUnsupported(t *testing.T) {
 		if err := Write(new(strings.Builder), p); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v, want %q", c.preset, err, c.want)
 		}
+	}
+}
+
+// TestReplayConfig: LV08 only with SimGrid's factors; SMPI's exclusive
+// eager thresholds one above Parley's inclusive S.
+func TestReplayConfig(t *testing.T) {
+	p, err := netmodel.Preset("star-edr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Network.Eager = 65536
+	p.Flow.LatencyFactor, p.Flow.BandwidthFactor = 1, 1
+	want := []string{"smpi/send-is-detached-thresh:65537", "smpi/async-small-thresh:65537"}
+	if got := ReplayConfig(p); !slices.Equal(got, want) {
+		t.Errorf("without factors: %q, want %q", got, want)
+	}
+	p.Flow.LatencyFactor = 13.01
+	if got := ReplayConfig(p); len(got) != 3 || got[0] != "network/model:LV08" {
+		t.Errorf("with factors: %q", got)
 	}
 }

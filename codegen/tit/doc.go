@@ -62,10 +62,14 @@
 // uses, and are completed with "wait SRC DST TAG", never "waitall", so the
 // program's outstanding asynchronous operations stay outstanding.
 // Collectives over every task are written as SimGrid collectives, which
-// SimGrid runs with algorithms of its own choosing. Keep SimGrid's default
-// selector: with smpi/coll-selector (or smpi/bcast, smpi/reduce,
-// smpi/allreduce) set to mpich or ompi, SimGrid 3.32's replay crashed on
-// broadcasts and reductions in our tests.
+// SimGrid runs with algorithms of its own choosing, unless Writer.Steps is
+// set (parley export --collectives steps): then they too are written as
+// their steps, so that the replay sends the messages the interpreter
+// priced, and a comparison of the two measures the network models alone.
+// With SimGrid's collectives, keep its default selector: with
+// smpi/coll-selector (or smpi/bcast, smpi/reduce, smpi/allreduce) set to
+// mpich or ompi, SimGrid 3.32's replay crashed on broadcasts and
+// reductions in our tests.
 //
 // # Compute
 //

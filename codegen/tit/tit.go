@@ -41,6 +41,12 @@ type Writer struct {
 	// Program tags seen: negative ones (shifted) and ones that a shifted
 	// tag could collide with.
 	negTag, bigTag bool
+	// Steps writes every collective as the point-to-point steps of the
+	// interpreter's algorithm, not only those over some of the ranks, so
+	// that a replay sends exactly the messages the interpreter priced and
+	// a comparison of the two measures their network models alone. Set it
+	// before the run.
+	Steps bool
 }
 
 // rankFile is one rank's buffered lines and whether its file exists yet.
@@ -292,7 +298,7 @@ func (w *Writer) Collective(rank int64, c netmodel.Collective, alg netmodel.Algo
 	if !w.ok(rank) {
 		return
 	}
-	if members != nil && int64(len(members)) < w.n {
+	if w.Steps || members != nil && int64(len(members)) < w.n {
 		w.expand(rank, c, alg, members, me, tag)
 		return
 	}
@@ -415,27 +421,34 @@ func (w *Writer) combine(rank int64, c netmodel.Collective, alg netmodel.Algorit
 	return w.flops(rank, d)
 }
 
-// expand writes rank's part in a collective over members (a proper subset
-// of the ranks) as the point-to-point steps of its plan.
+// expand writes rank's part in a collective as the point-to-point steps
+// of its plan. members maps group ranks to ranks, or is nil when they are
+// the same.
 func (w *Writer) expand(rank int64, c netmodel.Collective, alg netmodel.Algorithm, members []int64, me int, tag int32) {
 	steps, err := netmodel.Plan(c, alg, me)
 	if err != nil {
 		w.err = fmt.Errorf("tit: %v with the %s algorithm: %w", c.Op, alg, err)
 		return
 	}
+	proc := func(g int) int64 {
+		if members == nil {
+			return int64(g)
+		}
+		return members[g]
+	}
 	t := int64(tag)
 	for _, st := range steps {
 		switch {
 		case st.SendTo >= 0 && st.RecvFrom >= 0:
-			src, dst := members[st.RecvFrom], members[st.SendTo]
+			src, dst := proc(st.RecvFrom), proc(st.SendTo)
 			w.p2p(rank, "irecv", src, t, st.RecvBytes)
 			w.p2p(rank, "isend", dst, t, st.SendBytes)
 			w.wait(rank, src, rank, t)
 			w.wait(rank, rank, dst, t)
 		case st.SendTo >= 0:
-			w.p2p(rank, "send", members[st.SendTo], t, st.SendBytes)
+			w.p2p(rank, "send", proc(st.SendTo), t, st.SendBytes)
 		case st.RecvFrom >= 0:
-			w.p2p(rank, "recv", members[st.RecvFrom], t, st.RecvBytes)
+			w.p2p(rank, "recv", proc(st.RecvFrom), t, st.RecvBytes)
 		}
 		if st.Reduce > 0 {
 			w.compute(rank, w.flops(rank, w.mach.Touch(rank, w.n, 3*st.Reduce)))

@@ -242,6 +242,40 @@ func TestSubsetCollectives(t *testing.T) {
 `)
 }
 
+// TestStepsWorldCollectives: with Steps, a collective over every rank is
+// written as the steps of its algorithm too, group ranks being ranks.
+func TestStepsWorldCollectives(t *testing.T) {
+	w := create(t, 4)
+	w.Steps = true
+	const tag = -(1 << 30) - 32
+	// Recursive doubling on 4 ranks: rank 1 exchanges with rank 0, then
+	// with rank 3, combining 8 bytes after each (48 flops).
+	w.Collective(1, netmodel.Collective{Op: netmodel.Allreduce, N: 4, Bytes: 8}, "recursive_doubling", nil, 1, tag)
+	check(t, w, `
+0 init
+0 finalize
+`, `
+1 init
+1 irecv 0 -1073741856 8
+1 isend 0 -1073741856 8
+1 wait 0 1 -1073741856
+1 wait 1 0 -1073741856
+1 compute 48
+1 irecv 3 -1073741856 8
+1 isend 3 -1073741856 8
+1 wait 3 1 -1073741856
+1 wait 1 3 -1073741856
+1 compute 48
+1 finalize
+`, `
+2 init
+2 finalize
+`, `
+3 init
+3 finalize
+`)
+}
+
 func TestErrors(t *testing.T) {
 	w := create(t, 2)
 	w.Send(0, 1, 1, -1, false)
