@@ -561,27 +561,41 @@ func TestExportNcptlRefuses(t *testing.T) {
 	}
 }
 
-// simgridStar is a flow platform on a star that SimGrid's replay prices
-// as Parley does: SimGrid's factors, no CPU costs, and an eager limit
-// above every message of the examples (Parley's rendezvous adds a
-// handshake that SMPI's does not; see docs/networks.md).
-const simgridStar = `name = "star"
-[network]
+// simgridNetwork is the network of a flow platform that SimGrid's replay
+// prices as Parley does: SimGrid's factors, no CPU costs, and an eager
+// limit above every message of the examples (Parley's rendezvous adds a
+// handshake that SMPI's does not; see docs/networks.md). A topology of 64
+// nodes follows.
+const simgridNetwork = `[network]
 model = "flow"
 o = "0"
 g = "0"
 S = "4MiB"
 factors = "simgrid"
-[network.topology]
-kind = "star"
-nodes = 64
-bandwidth = "10GB/s"
-latency = "1us"
 [machine]
 [[machine.nodes]]
 name = "node"
 flops = "1GF/s"
 memory_bandwidth = "1GB/s"
+[network.topology]
+bandwidth = "10GB/s"
+latency = "1us"
+`
+
+// simgridStar is simgridNetwork on a star.
+const simgridStar = `name = "star"
+` + simgridNetwork + `kind = "star"
+nodes = 64
+`
+
+// simgridFatTree is simgridNetwork on a 4-ary 3-tree, every link alike
+// as SimGrid's FAT_TREE has them.
+const simgridFatTree = `name = "fattree"
+` + simgridNetwork + `kind = "fattree"
+k = 4
+n = 3
+host_bandwidth = "10GB/s"
+host_latency = "1us"
 `
 
 // TestExportSimGridPlatform: a star exports as a SimGrid cluster whose
@@ -611,8 +625,8 @@ func TestExportSimGridPlatform(t *testing.T) {
 
 // TestFlowAgreesWithSimGrid compares the flow model with SimGrid's replay
 // on the same machine, every example and two closed forms (disjoint pairs
-// and an incast of 7 x 1 MiB): the star of simgridStar exported by
-// --format simgrid-platform, the run exported by --format tit with
+// and an incast of 7 x 1 MiB), on a star and a fat tree: the platform
+// exported by --format simgrid-platform, the run exported by --format tit with
 // --collectives steps (so that SimGrid sends the messages of the
 // interpreter's collective algorithms, not of its own), and smpirun
 // -replay with the options the platform file names. Each prediction must
@@ -626,18 +640,6 @@ func TestFlowAgreesWithSimGrid(t *testing.T) {
 		t.Skip("replays every example")
 	}
 	dir := t.TempDir()
-	plat := filepath.Join(dir, "star.toml")
-	if err := os.WriteFile(plat, []byte(simgridStar), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	p, err := netmodel.Load(plat)
-	if err != nil {
-		t.Fatal(err)
-	}
-	xmlFile := filepath.Join(dir, "star.xml")
-	if code, _, errOut := parley(t, "", "export", "--format", "simgrid-platform", "--platform", plat, "-o", xmlFile); code != 0 {
-		t.Fatalf("export: %d %s", code, errOut)
-	}
 	var hostList strings.Builder
 	for i := range 64 {
 		fmt.Fprintf(&hostList, "node-%d\n", i)
@@ -657,46 +659,67 @@ func TestFlowAgreesWithSimGrid(t *testing.T) {
 		}
 		names = append(names, filepath.Join(dir, file))
 	}
+	for _, platform := range []struct{ name, toml string }{{"star", simgridStar}, {"fattree", simgridFatTree}} {
+		plat := filepath.Join(dir, platform.name+".toml")
+		if err := os.WriteFile(plat, []byte(platform.toml), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		p, err := netmodel.Load(plat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		xmlFile := filepath.Join(dir, platform.name+".xml")
+		if code, _, errOut := parley(t, "", "export", "--format", "simgrid-platform", "--platform", plat, "-o", xmlFile); code != 0 {
+			t.Fatalf("export: %d %s", code, errOut)
+		}
+		for _, prog := range names {
+			base := strings.TrimSuffix(filepath.Base(prog), ".parley")
+			t.Run(platform.name+"/"+base, func(t *testing.T) {
+				agreeWithSimGrid(t, smpirun, dir, prog, plat, xmlFile, hosts, p)
+			})
+		}
+	}
+}
+
+// agreeWithSimGrid predicts prog on platform plat (p once loaded), replays
+// its TIT export on xmlFile, and requires the two within 5%.
+func agreeWithSimGrid(t *testing.T, smpirun, dir, prog, plat, xmlFile, hosts string, p *netmodel.Platform) {
 	predicted := regexp.MustCompile(`Predicted run time: ([0-9.]+)(s|ms|us|ns)`)
 	simTime := regexp.MustCompile(`Simulation time ([0-9.e+-]+)`)
 	unit := map[string]float64{"s": 1, "ms": 1e-3, "us": 1e-6, "ns": 1e-9}
-	for _, prog := range names {
-		base := strings.TrimSuffix(filepath.Base(prog), ".parley")
-		t.Run(base, func(t *testing.T) {
-			n := strconv.FormatInt(exportTasksFor(filepath.Base(prog)), 10)
-			code, out, errOut := parley(t, "", "run", prog, "--tasks", n, "--platform", plat)
-			pm := predicted.FindStringSubmatch(out)
-			if code != 0 || pm == nil {
-				t.Fatalf("run: %d %q\n%s", code, errOut, out)
-			}
-			want, _ := strconv.ParseFloat(pm[1], 64)
-			want *= unit[pm[2]]
-			traces := filepath.Join(dir, base)
-			if code, _, errOut := parley(t, "", "export", "--format", "tit", "--collectives", "steps", prog, "--tasks", n, "--platform", plat, "-o", traces); code != 0 {
-				t.Fatalf("export tit: %d %s", code, errOut)
-			}
-			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-			defer cancel()
-			args := []string{"-np", n, "-platform", xmlFile, "-hostfile", hosts, "-replay", filepath.Join(traces, base+".tit")}
-			for _, item := range sgplatform.ReplayConfig(p) {
-				args = append(args, "--cfg="+item)
-			}
-			cmd := exec.CommandContext(ctx, smpirun, append(args, "--log=root.thresh:warning", "--log=smpi_replay.thresh:info")...)
-			cmd.Dir = dir
-			var buf bytes.Buffer
-			cmd.Stdout, cmd.Stderr = &buf, &buf
-			if err := cmd.Run(); err != nil {
-				t.Fatalf("smpirun: %v\n%s", err, buf.String())
-			}
-			m := simTime.FindStringSubmatch(buf.String())
-			if m == nil {
-				t.Fatalf("smpirun did not finish the replay:\n%s", buf.String())
-			}
-			simgrid, _ := strconv.ParseFloat(m[1], 64)
-			t.Logf("%s on %s tasks: flow model %.6g s, SimGrid %.6g s (%+.2f%%)", base, n, want, simgrid, 100*(want-simgrid)/simgrid)
-			if math.Abs(want-simgrid) > 0.05*simgrid {
-				t.Errorf("flow model %.6g s, SimGrid %.6g s: more than 5%% apart", want, simgrid)
-			}
-		})
+	base := strings.TrimSuffix(filepath.Base(prog), ".parley")
+	n := strconv.FormatInt(exportTasksFor(filepath.Base(prog)), 10)
+	code, out, errOut := parley(t, "", "run", prog, "--tasks", n, "--platform", plat)
+	pm := predicted.FindStringSubmatch(out)
+	if code != 0 || pm == nil {
+		t.Fatalf("run: %d %q\n%s", code, errOut, out)
+	}
+	want, _ := strconv.ParseFloat(pm[1], 64)
+	want *= unit[pm[2]]
+	traces := filepath.Join(t.TempDir(), base)
+	if code, _, errOut := parley(t, "", "export", "--format", "tit", "--collectives", "steps", prog, "--tasks", n, "--platform", plat, "-o", traces); code != 0 {
+		t.Fatalf("export tit: %d %s", code, errOut)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	args := []string{"-np", n, "-platform", xmlFile, "-hostfile", hosts, "-replay", filepath.Join(traces, base+".tit")}
+	for _, item := range sgplatform.ReplayConfig(p) {
+		args = append(args, "--cfg="+item)
+	}
+	cmd := exec.CommandContext(ctx, smpirun, append(args, "--log=root.thresh:warning", "--log=smpi_replay.thresh:info")...)
+	cmd.Dir = dir
+	var buf bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &buf, &buf
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("smpirun: %v\n%s", err, buf.String())
+	}
+	m := simTime.FindStringSubmatch(buf.String())
+	if m == nil {
+		t.Fatalf("smpirun did not finish the replay:\n%s", buf.String())
+	}
+	simgrid, _ := strconv.ParseFloat(m[1], 64)
+	t.Logf("%s on %s tasks: flow model %.6g s, SimGrid %.6g s (%+.2f%%)", base, n, want, simgrid, 100*(want-simgrid)/simgrid)
+	if math.Abs(want-simgrid) > 0.05*simgrid {
+		t.Errorf("flow model %.6g s, SimGrid %.6g s: more than 5%% apart", want, simgrid)
 	}
 }
