@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/parley-hpc/parley/examples"
+	"github.com/parley-hpc/parley/internal/memlimit"
 	"github.com/parley-hpc/parley/interp"
 	"github.com/parley-hpc/parley/netmodel"
 )
@@ -35,6 +36,12 @@ func halo3dWith(b testing.TB, side int64, steps int, edit func(string) string) *
 // halo3dPlat runs halo3d on plat with its source edited by edit, if set.
 func halo3dPlat(b testing.TB, plat *netmodel.Platform, side int64, steps int, edit func(string) string) *interp.Result {
 	b.Helper()
+	return halo3dRun(b, plat, side, steps, edit, 0)
+}
+
+// halo3dRun is halo3dPlat under a memory limit (0 for the default).
+func halo3dRun(b testing.TB, plat *netmodel.Platform, side int64, steps int, edit func(string) string, maxMemory int64) *interp.Result {
+	b.Helper()
 	src, err := fs.ReadFile(examples.FS, "halo3d.parley")
 	if err != nil {
 		b.Fatal(err)
@@ -44,7 +51,7 @@ func halo3dPlat(b testing.TB, plat *netmodel.Platform, side int64, steps int, ed
 	}
 	p := build(b, "halo3d.parley", string(src))
 	s := strconv.FormatInt(side, 10)
-	res, err := interp.Run(p, interp.Options{NumTasks: side * side * side, Platform: plat,
+	res, err := interp.Run(p, interp.Options{NumTasks: side * side * side, Platform: plat, MaxMemory: maxMemory,
 		Args: []string{"--px", s, "--py", s, "--pz", s, "--steps", strconv.Itoa(steps)}})
 	if err != nil {
 		b.Fatal(err)
@@ -90,6 +97,24 @@ func BenchmarkJitteredHalo3D4096(b *testing.B) {
 func BenchmarkHalo3DMillion(b *testing.B) {
 	peak := peakHeap(b, func() { halo3d(b, 100, 1) })
 	b.ReportMetric(float64(peak)/1e6, "peak-heap-bytes/task")
+}
+
+// BenchmarkHalo3DTenMillion is BenchmarkHalo3DMillion on a 216^3 torus,
+// 10,077,696 tasks, under a 20 GB limit (issue 19: at most 2 kB a task).
+// It needs a machine of more than 20 GB and some minutes:
+//
+//	go test ./interp -run XXX -bench TenMillion -benchtime 1x -cpu 1
+func BenchmarkHalo3DTenMillion(b *testing.B) {
+	const limit = 20e9
+	if phys, ok := memlimit.Physical(); !ok || phys <= limit {
+		b.Skip("needs more than 20 GB of memory")
+	}
+	plat, err := netmodel.Preset(netmodel.DefaultPlatform)
+	if err != nil {
+		b.Fatal(err)
+	}
+	peak := peakHeap(b, func() { halo3dRun(b, plat, 216, 1, nil, limit) })
+	b.ReportMetric(float64(peak)/(216*216*216), "peak-heap-bytes/task")
 }
 
 // flowTorus is ib-edr's CPU costs on a 16x16x16 torus of 12 GB/s links,
