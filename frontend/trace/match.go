@@ -133,7 +133,6 @@ type rankState struct {
 	id      int
 	events  eventCursor
 	cur     *Event // the call the rank is in, or nil to fetch the next one
-	blocked bool   // cur cannot complete yet
 	done    bool
 	asleep  bool             // blocked, and nothing has completed for it since
 	issued  int              // nonblocking calls so far
@@ -254,7 +253,7 @@ func (m *matcher) advance(rs *rankState) (bool, error) {
 				rs.asleep = true
 				return moved, nil
 			}
-			rs.cur, rs.blocked = nil, false
+			rs.cur = nil
 			moved = true
 		}
 		e := rs.events.next()
