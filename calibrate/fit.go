@@ -319,7 +319,7 @@ type Fit struct {
 	// jump free) around S.
 	PingPong, Single Quality
 	Free             Piecewise
-	Measured []Point // the ping-pong sweep, by size
+	Measured         []Point // the ping-pong sweep, by size
 	// Periods are the train periods per size (us per message); Stream
 	// fits them over the eager sizes: g + (n-1) G_stream.
 	Periods []Point
