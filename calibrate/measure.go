@@ -60,7 +60,7 @@ func Sizes(max int64) []int64 {
 }
 
 // Measure builds the kernels and runs the sweeps: ping-pong (refined
-// twice around the eager limit it finds), send and receive overheads,
+// twice around each break it finds), send and receive overheads,
 // message trains and the compute kernels.
 func Measure(ctx context.Context, o Options) (*Data, error) {
 	if o.NP < 2 {
@@ -78,19 +78,18 @@ func Measure(ctx context.Context, o Options) (*Data, error) {
 	if err := run(ctx, o, exe, "ping-pong", "pingpong", sizes, len(sizes), d.parse); err != nil {
 		return nil, err
 	}
-	// Two finer sweeps between the sizes the limit lies between.
+	// Two finer sweeps between the sizes each break lies between.
 	for range 2 {
-		lo, ok := FindEager(d.PingPong)
-		if !ok {
-			break
-		}
-		hi := nextSize(d.PingPong, lo)
-		if hi-lo <= 64 { // close enough: a cache line
-			break
-		}
-		fine := between(lo, hi, 16)
-		if err := run(ctx, o, exe, "ping-pong (around the eager limit)", "pingpong", fine, len(fine), d.parse); err != nil {
-			return nil, err
+		for _, b := range FindBreaks(d.PingPong) {
+			hi := nextSize(d.PingPong, b.After)
+			if hi-b.After <= 64 { // close enough: a cache line
+				continue
+			}
+			fine := between(b.After, hi, 16)
+			stage := fmt.Sprintf("ping-pong (between %d and %d B)", b.After, hi)
+			if err := run(ctx, o, exe, stage, "pingpong", fine, len(fine), d.parse); err != nil {
+				return nil, err
+			}
 		}
 	}
 	// Overheads only matter up to the eager limit, and trains are fitted
