@@ -213,32 +213,42 @@ const minSide = 4
 // MPI_Recv of a message sent 20 us before it): an eager message is there
 // already and costs a copy, a rendezvous message has sent only its
 // request, and the receive waits for the clear-to-send and the data to
-// make a round trip. The receive times are cut into lines as FindBreaks
-// cuts the ping-pong (up to two cuts of pieces of two sizes or more, each
-// leaving less than a quarter of the loss before it: Open MPI's fast box
-// makes a small step too), and S is the cut where the receive of the
-// first size above takes the most times that of the last size below, at
-// least minRendezvousStep times. It lies between the returned
-// size and the next one measured; ok is false when there is no such cut
-// (a protocol without a rendezvous in the sizes measured, or too few of
-// them).
+// make a round trip. S is the size below maxRecvEager after which the
+// receive of the next size takes the most times what the line through it
+// and the size two before extrapolates, at least minRendezvousStep times;
+// it lies between the
+// returned size and the next one measured. ok is false when there is no
+// such size (a protocol without a rendezvous in the sizes measured, or
+// too few of them). A single slow receive past S is not told apart from
+// the switch; the receive medians make one rare.
 func FindEager(recv []Point) (eager int64, ok bool) {
 	pts := slices.DeleteFunc(sortedBySize(recv), func(p Point) bool { return p.Size > MaxEager })
 	best := minRendezvousStep
-	for _, at := range cuts(pts, 2, 0.25, 2) {
-		last := piece(pts, -1, at)
-		below, above := last[len(last)-1], piece(pts, at, math.MaxInt64)[0]
-		if below.Us > 0 && above.Us >= best*below.Us {
-			eager, ok, best = at, true, above.Us/below.Us
+	for i := 2; i+1 < len(pts) && pts[i].Size < maxRecvEager; i++ {
+		a, b, next := pts[i-2], pts[i], pts[i+1]
+		if a.Size == b.Size || b.Size == next.Size {
+			continue
+		}
+		slope := max((b.Us-a.Us)/float64(b.Size-a.Size), 0)
+		want := b.Us + slope*float64(next.Size-b.Size)
+		if want > 0 && next.Us >= best*want {
+			eager, ok, best = b.Size, true, next.Us/want
 		}
 	}
 	return eager, ok
 }
 
-// minRendezvousStep is the least ratio of a rendezvous's receive to an
-// eager one's of the same size that FindEager takes for the switch: a
-// round trip of control messages against a copy.
-const minRendezvousStep = 1.5
+// maxRecvEager bounds the sizes FindEager takes S after: above, the
+// receive of large messages bends up as they leave the caches (by 1.5
+// times from 64 to 96 KiB on the machine of docs/calibrate.md), which the
+// trend of smaller ones does not foresee. Open MPI's shared memory
+// switches at 4 KiB, MPICH's at 64 KiB.
+const maxRecvEager = 64 << 10
+
+// minRendezvousStep is the least ratio of a rendezvous's receive to the
+// eager receives' trend that FindEager takes for the switch: a round trip
+// of control messages against a copy.
+const minRendezvousStep = 1.4
 
 func sortedBySize(pts []Point) []Point {
 	pts = slices.Clone(pts)

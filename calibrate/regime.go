@@ -43,7 +43,7 @@ func FindBreaks(pts []Point, eager int64, found bool) []int64 {
 		// Larger sizes vary too much on a busy machine: they would
 		// outweigh every step.
 		side = slices.DeleteFunc(side, func(p Point) bool { return p.Size > MaxEager })
-		breaks = append(breaks, cuts(side, maxBreaks, 0.5, minSide)...)
+		breaks = append(breaks, cuts(side, maxBreaks, 0.5)...)
 	}
 	return breaks
 }
@@ -53,11 +53,11 @@ func FindBreaks(pts []Point, eager int64, found bool) []int64 {
 const noiseRMS = 0.01
 
 // cuts returns the sizes after which pts, sorted, are best cut into
-// lines of at least minPiece sizes each: the best k cuts for k = 1, ...,
+// lines of at least minSide sizes each: the best k cuts for k = 1, ...,
 // most, each taken over the cuts before if it leaves less than gain times
 // their loss, until the lines fit within noiseRMS.
-func cuts(pts []Point, most int, gain float64, minPiece int) []int64 {
-	seg := newSegmenter(pts, minPiece)
+func cuts(pts []Point, most int, gain float64) []int64 {
+	seg := newSegmenter(pts)
 	if seg == nil {
 		return nil
 	}
@@ -87,9 +87,9 @@ type segmenter struct {
 	costs [][]float64 // costs[i][j]: the relative loss of the line through pts[i..j]; +Inf where no piece may be
 }
 
-func newSegmenter(pts []Point, minPiece int) *segmenter {
+func newSegmenter(pts []Point) *segmenter {
 	n := len(pts)
-	if n < 2*minPiece {
+	if n < 2*minSide {
 		return nil
 	}
 	s := &segmenter{pts: pts, costs: make([][]float64, n)}
@@ -97,9 +97,9 @@ func newSegmenter(pts []Point, minPiece int) *segmenter {
 		s.costs[i] = make([]float64, n)
 		for j := range n {
 			s.costs[i][j] = math.Inf(1)
-			// A piece has minPiece sizes and does not split a size's
+			// A piece has minSide sizes and does not split a size's
 			// repeats.
-			if j-i+1 < minPiece || i > 0 && pts[i-1].Size == pts[i].Size || j+1 < n && pts[j+1].Size == pts[j].Size {
+			if j-i+1 < minSide || i > 0 && pts[i-1].Size == pts[i].Size || j+1 < n && pts[j+1].Size == pts[j].Size {
 				continue
 			}
 			if l, err := fitPoints(pts[i : j+1]); err == nil {
