@@ -213,42 +213,41 @@ const minSide = 4
 // MPI_Recv of a message sent 20 us before it): an eager message is there
 // already and costs a copy, a rendezvous message has sent only its
 // request, and the receive waits for the clear-to-send and the data to
-// make a round trip. S is the size below maxRecvEager after which the
-// receive of the next size takes the most times what the line through it
-// and the size two before extrapolates, at least minRendezvousStep times;
-// it lies between the
-// returned size and the next one measured. ok is false when there is no
-// such size (a protocol without a rendezvous in the sizes measured, or
-// too few of them). A single slow receive past S is not told apart from
-// the switch; the receive medians make one rare.
+// make a round trip. A size after which the next two sizes' receives both
+// take minRendezvousStep times what the line through it and the size two
+// before extrapolates is a switch of protocol (one slow receive is not);
+// S is the largest such size whose next is at most maxRecvEager, since the rendezvous comes after the
+// eager protocols (Open MPI's shared memory also steps at 256 B, where
+// its fast box ends, by as much). S lies between the returned size and
+// the next one measured; ok is false when there is no switch (a protocol
+// without a rendezvous in the sizes measured, or too few of them).
 func FindEager(recv []Point) (eager int64, ok bool) {
 	pts := slices.DeleteFunc(sortedBySize(recv), func(p Point) bool { return p.Size > MaxEager })
-	best := minRendezvousStep
-	for i := 2; i+1 < len(pts) && pts[i].Size < maxRecvEager; i++ {
-		a, b, next := pts[i-2], pts[i], pts[i+1]
-		if a.Size == b.Size || b.Size == next.Size {
+	for i := 2; i+2 < len(pts) && pts[i+1].Size <= maxRecvEager; i++ {
+		a, b, next, after := pts[i-2], pts[i], pts[i+1], pts[i+2]
+		if a.Size == b.Size || b.Size == next.Size || next.Size == after.Size {
 			continue
 		}
 		slope := max((b.Us-a.Us)/float64(b.Size-a.Size), 0)
 		want := b.Us + slope*float64(next.Size-b.Size)
-		if want > 0 && next.Us >= best*want {
-			eager, ok, best = b.Size, true, next.Us/want
+		if want > 0 && min(next.Us, after.Us) >= minRendezvousStep*want {
+			eager, ok = b.Size, true
 		}
 	}
 	return eager, ok
 }
 
-// maxRecvEager bounds the sizes FindEager takes S after: above, the
-// receive of large messages bends up as they leave the caches (by 1.5
-// times from 64 to 96 KiB on the machine of docs/calibrate.md), which the
-// trend of smaller ones does not foresee. Open MPI's shared memory
-// switches at 4 KiB, MPICH's at 64 KiB.
-const maxRecvEager = 64 << 10
+// maxRecvEager bounds the sizes FindEager looks at: Open MPI, which
+// parley calibrate runs, switches at 4 KiB on shared memory and at 12 KiB
+// on InfiniBand. Above, the receives of a busy machine (a 32 KiB receive
+// 1.4 times as slow as the trend, once in four runs) and of messages
+// leaving the caches (1.5 times from 64 to 96 KiB) step as much as a
+// switch does.
+const maxRecvEager = 16 << 10
 
-// minRendezvousStep is the least ratio of a rendezvous's receive to the
-// eager receives' trend that FindEager takes for the switch: a round trip
-// of control messages against a copy.
-const minRendezvousStep = 1.4
+// minRendezvousStep is the least ratio of the receives after a switch of
+// protocol to the trend before it that FindEager takes for a switch.
+const minRendezvousStep = 1.3
 
 func sortedBySize(pts []Point) []Point {
 	pts = slices.Clone(pts)

@@ -237,6 +237,38 @@ func TestFindEagerOnALine(t *testing.T) {
 	}
 }
 
+// TestFindEagerFromReceives: of two steps in the receive overheads, S is
+// the larger size's (the fast box ends before the rendezvous starts), and
+// one slow receive is not a switch.
+func TestFindEagerFromReceives(t *testing.T) {
+	var recv []Point
+	for _, n := range Sizes(256 << 10) {
+		us := 0.25 + 1e-4*float64(n)
+		if n > 256 { // the fast box ends
+			us += 0.15
+		}
+		if n > 3072 { // the rendezvous: a round trip
+			us += 0.5
+		}
+		recv = append(recv, Point{n, us})
+	}
+	if s, ok := FindEager(recv); s != 3072 || !ok {
+		t.Errorf("S = %d (found %v), want 3072", s, ok)
+	}
+	var spiky []Point
+	for _, p := range recv {
+		if p.Size <= 3072 {
+			if p.Size == 1024 {
+				p.Us *= 2
+			}
+			spiky = append(spiky, p)
+		}
+	}
+	if s, ok := FindEager(spiky); s != 256 || !ok {
+		t.Errorf("with a slow receive at 1 KiB and no rendezvous: S = %d (found %v), want the fast box's 256", s, ok)
+	}
+}
+
 func TestFitTooLittleData(t *testing.T) {
 	d := synthetic(0)
 	d.PingPong = d.PingPong[:2]
