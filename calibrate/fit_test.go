@@ -237,6 +237,32 @@ func TestFindEagerOnALine(t *testing.T) {
 	}
 }
 
+// TestFitOverheadsAbovePingPong: when the overheads measured exceed half
+// the ping-pong (four tasks on two processors), L would be negative; the
+// regime then has L = 0 and o fitted to the ping-pong, which it follows.
+func TestFitOverheadsAbovePingPong(t *testing.T) {
+	d := synthetic(0)
+	for i := range d.Send {
+		d.Send[i].Us += 1
+	}
+	for i := range d.Recv {
+		d.Recv[i].Us += 1
+	}
+	f, err := FitAll(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := f.Regimes[0]
+	if !r.OFromPingPong || r.L != 0 || r.OwnO {
+		t.Fatalf("eager regime %+v: want o from the ping-pong and L = 0", r)
+	}
+	near(t, "o", r.O, wantO+wantL/2, 1e-6)
+	near(t, "G", r.G, wantG, 1e-6)
+	if r.PingPong.MaxRel > 1e-6 {
+		t.Errorf("the eager regime's model is off: %v", r.PingPong)
+	}
+}
+
 // TestFindEagerFromReceives: of two steps in the receive overheads, S is
 // the larger size's (the fast box ends before the rendezvous starts), and
 // one slow receive is not a switch.

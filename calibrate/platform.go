@@ -119,6 +119,9 @@ func regimeComment(b *bufio.Writer, f *Fit, i int) {
 	case r.Rendezvous && i > 0:
 		oFrom = "the largest eager messages' (a rendezvous send waits for its receiver)"
 	}
+	if r.OFromPingPong {
+		oFrom = "half the ping-pong's intercept, with L = 0 (the overheads measured exceed half the ping-pong: tasks take turns on the processors)"
+	}
 	gFrom := "the eager fit's (fewer than two train sizes here)"
 	if r.OwnGap {
 		gFrom = "the intercept of these sizes' train periods"

@@ -189,6 +189,9 @@ type Regime struct {
 	// sizes (eager regimes with at least two of each); otherwise it is
 	// the regime's below for a rendezvous, the eager fit's for others.
 	OwnO bool
+	// OFromPingPong says that o was fitted to the ping-pong with L = 0,
+	// the overheads leaving no room for a positive L.
+	OFromPingPong bool
 	// OwnGap says whether g was fitted to the train periods of the
 	// regime's sizes (at least two); otherwise it is the eager fit's.
 	OwnGap bool
@@ -220,9 +223,18 @@ func (f *Fit) fitRegimes(d *Data, breaks []int64) error {
 		if r.Rendezvous {
 			hops = 3
 		}
+		var negL bool
 		var err error
-		if r.L, r.G, _, err = fitLG(pts, r.O, hops); err != nil {
+		if r.L, r.G, negL, err = fitLG(pts, r.O, hops); err != nil {
 			return err
+		}
+		if negL {
+			// The overheads exceed half the ping-pong (tasks that take
+			// turns on the processors): L is 0, and o is fitted to the
+			// ping-pong instead.
+			if o, g, ok := fitOG(pts); ok {
+				r.O, r.G, r.OwnO, r.OFromPingPong = o, g, false, true
+			}
 		}
 		var px, py []float64
 		for _, p := range f.Periods {
@@ -245,6 +257,20 @@ func (f *Fit) fitRegimes(d *Data, breaks []int64) error {
 		lo = hi
 	}
 	return nil
+}
+
+// fitOG fits half-RTT(n) = 2o + (n-1)G to ping-pong points by relative
+// least squares; ok is false unless both come out positive.
+func fitOG(pts []Point) (o, g float64, ok bool) {
+	x := make([][]float64, len(pts))
+	for i, p := range pts {
+		x[i] = []float64{2, float64(max(p.Size-1, 0))}
+	}
+	c, err := leastSquares(x, pp2us(pts), relWeights(pp2us(pts)))
+	if err != nil || c[0] <= 0 || c[1] < 0 {
+		return 0, 0, false
+	}
+	return c[0], c[1], true
 }
 
 // regime returns the regime of n-byte messages, nil if there are none.
