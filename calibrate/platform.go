@@ -43,16 +43,23 @@ func WritePlatform(w io.Writer, m Machine, f *Fit) error {
 		comment(b, "L and G: relative least squares of the LogGOPS eager ping-pong, o + L + o + (n-1)G up to S, with o fixed. The model (2L more above S) against the whole sweep: %s.", f.PingPong)
 	}
 	p("L = %q", us(last.L))
-	comment(b, "o: mean intercept of the send overhead (MPI_Send into an idle receiver, %d eager sizes: %s) and of the receive overhead (MPI_Recv of a message already there, %s). Send %.4g us + %.4g ns/B, receive %.4g us + %.4g ns/B.",
-		f.SendUsed, f.SendLine.Quality, f.RecvLine.Quality, f.SendLine.Intercept, 1e3*f.SendLine.Slope, f.RecvLine.Intercept, 1e3*f.RecvLine.Slope)
+	// With regimes, o and g below are the last regime's, and the
+	// overheads and trains were fitted for the eager fit.
+	oIs, gIs := "o:", "g:"
+	if len(f.Regimes) > 1 {
+		oIs = fmt.Sprintf("The eager fit's o, %.4g us, is the", f.O)
+		gIs = fmt.Sprintf("The eager fit's g, %.4g us, is the", f.Gap)
+	}
+	comment(b, "%s mean intercept of the send overhead (MPI_Send into an idle receiver, %d eager sizes: %s) and of the receive overhead (MPI_Recv of a message already there, %s). Send %.4g us + %.4g ns/B, receive %.4g us + %.4g ns/B.",
+		oIs, f.SendUsed, f.SendLine.Quality, f.RecvLine.Quality, f.SendLine.Intercept, 1e3*f.SendLine.Slope, f.RecvLine.Intercept, 1e3*f.RecvLine.Slope)
 	p("o = %q", us(last.O))
-	comment(b, "g: intercept of the periods of trains of 1 to 32 back-to-back messages over the eager sizes, period = g + (n-1)G_stream: %s; G_stream = %.4g ns/B (%s).",
-		f.Train.Quality, 1e3*f.Train.Slope, bandwidth(f.Train.Slope))
+	comment(b, "%s intercept of the periods of trains of 1 to 32 back-to-back messages over the eager sizes, period = g + (n-1)G_stream: %s; G_stream = %.4g ns/B (%s).",
+		gIs, f.Train.Quality, 1e3*f.Train.Slope, bandwidth(f.Train.Slope))
 	p("g = %q", us(last.Gap))
 	p("G = %q", perByte(last.G))
 	p("# O: slope of the send overhead.")
 	p("O = %q", perByte(f.ByteOverhead))
-	comment(b, "S: the split of the ping-pong sweep with the least residual (the piecewise line a + (n-1)G' + [n > S] jump, all free: a = %.4g us, G' = %.4g ns/B, jump = %.4g us; %s).",
+	comment(b, "S: the size after which the receive overheads leave the eager trend the most (the rendezvous waits for a round trip). The ping-pong as a free piecewise line a + (n-1)G' + [n > S] jump: a = %.4g us, G' = %.4g ns/B, jump = %.4g us; %s.",
 		f.Free.A, 1e3*f.Free.G, f.Free.Jump, f.Free.Quality)
 	p("S = %q", fmt.Sprintf("%dB", f.Eager))
 	for _, n := range f.Notes {

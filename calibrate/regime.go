@@ -17,7 +17,7 @@ import (
 // (netmodel's [[network.regime]]).
 
 // maxBreaks is the most breakpoints FindBreaks finds on either side of
-// S: Open MPI's shared memory has one below it.
+// S: Open MPI's shared memory has one or two below it.
 const maxBreaks = 2
 
 // FindBreaks returns the sizes after which the ping-pong curve changes
@@ -27,8 +27,8 @@ const maxBreaks = 2
 // For k = 1, ... maxBreaks cuts on a side it takes the best k if they
 // leave less than half the loss of the cuts it has, until the lines fit
 // within 1% rms; a cut of noise rarely does, a step or a change of slope
-// does. Only sizes up to MaxEager are
-// cut, and each piece has minSide sizes or more.
+// does. Only sizes up to MaxEager are cut, and each piece has minSide
+// sizes or more.
 func FindBreaks(pts []Point, eager int64, found bool) []int64 {
 	pts = sortedBySize(pts)
 	sides := [][]Point{pts}
@@ -43,7 +43,7 @@ func FindBreaks(pts []Point, eager int64, found bool) []int64 {
 		// Larger sizes vary too much on a busy machine: they would
 		// outweigh every step.
 		side = slices.DeleteFunc(side, func(p Point) bool { return p.Size > MaxEager })
-		breaks = append(breaks, cuts(side, maxBreaks, 0.5)...)
+		breaks = append(breaks, cuts(side)...)
 	}
 	return breaks
 }
@@ -54,22 +54,22 @@ const noiseRMS = 0.01
 
 // cuts returns the sizes after which pts, sorted, are best cut into
 // lines of at least minSide sizes each: the best k cuts for k = 1, ...,
-// most, each taken over the cuts before if it leaves less than gain times
+// maxBreaks, each taken over the cuts before if it leaves less than half
 // their loss, until the lines fit within noiseRMS.
-func cuts(pts []Point, most int, gain float64) []int64 {
+func cuts(pts []Point) []int64 {
 	seg := newSegmenter(pts)
 	if seg == nil {
 		return nil
 	}
 	var out []int64
 	loss := seg.costs[0][len(pts)-1]
-	for k := 1; k <= most; k++ {
+	for k := 1; k <= maxBreaks; k++ {
 		ends, l := seg.best(k)
 		// Lines within noiseRMS of every point need no more cuts.
 		if loss <= float64(len(pts))*noiseRMS*noiseRMS {
 			break
 		}
-		if ends == nil || l >= gain*loss {
+		if ends == nil || l >= 0.5*loss {
 			continue
 		}
 		out, loss = out[:0], l
