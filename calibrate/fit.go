@@ -199,44 +199,55 @@ func fitPiecewise(pts []Point, eager int64) (Piecewise, error) {
 	return pw, nil
 }
 
-// MaxEager is the largest size FindEager considers: MPIs switch protocols
+// MaxEager is the largest size FindEager and FindBreaks consider: MPIs switch protocols
 // well below it (Open MPI's shared memory at 4 KiB, its InfiniBand at 12
 // KiB, MPICH at 64 or 128 KiB), and larger messages on a busy machine
 // vary too much to place a switch by.
 const MaxEager = 256 << 10
 
-// minSide is the fewest sizes FindEager leaves on either side of a split:
-// a lone slow point is noise, not a protocol.
+// minSide is the fewest sizes a break leaves on either side: a lone slow
+// point is noise, not a protocol.
 const minSide = 4
 
-// FindEager returns the eager limit S that best splits the ping-pong
-// curve: the measured size after which the piecewise model, fitted by
-// least squares on either side of it, leaves the smallest relative
-// residuals. The limit lies between the returned size and the next one
-// measured; ok is false when no split beats a single line by a clear
-// margin (a flat protocol, or too few points).
-func FindEager(pts []Point) (eager int64, ok bool) {
-	pts = slices.DeleteFunc(sortedBySize(pts), func(p Point) bool { return p.Size > MaxEager })
-	line, err := fitPiecewise(pts, math.MaxInt64)
-	if err != nil {
-		return 0, false
-	}
-	best := line
-	for i := minSide - 1; i+minSide < len(pts); i++ {
-		if pts[i].Size == pts[i+1].Size {
+// FindEager returns the eager limit S from the receive overheads (an
+// MPI_Recv of a message sent 20 us before it): an eager message is there
+// already and costs a copy, a rendezvous message has sent only its
+// request, and the receive waits for the clear-to-send and the data to
+// make a round trip. A size after which the next two sizes' receives both
+// take minRendezvousStep times what the line through it and the size two
+// before extrapolates is a switch of protocol (one slow receive is not);
+// S is the largest such size whose next is at most maxRecvEager, since the rendezvous comes after the
+// eager protocols (Open MPI's shared memory also steps at 256 B, where
+// its fast box ends, by as much). S lies between the returned size and
+// the next one measured; ok is false when there is no switch (a protocol
+// without a rendezvous in the sizes measured, or too few of them).
+func FindEager(recv []Point) (eager int64, ok bool) {
+	pts := slices.DeleteFunc(sortedBySize(recv), func(p Point) bool { return p.Size > MaxEager })
+	for i := 2; i+2 < len(pts) && pts[i+1].Size <= maxRecvEager; i++ {
+		a, b, next, after := pts[i-2], pts[i], pts[i+1], pts[i+2]
+		if a.Size == b.Size || b.Size == next.Size || next.Size == after.Size {
 			continue
 		}
-		pw, err := fitPiecewise(pts, pts[i].Size)
-		if err == nil && pw.Jump > 0 && pw.weightedLoss < best.weightedLoss {
-			best = pw
+		slope := max((b.Us-a.Us)/float64(b.Size-a.Size), 0)
+		want := b.Us + slope*float64(next.Size-b.Size)
+		if want > 0 && min(next.Us, after.Us) >= minRendezvousStep*want {
+			eager, ok = b.Size, true
 		}
 	}
-	// A split must explain most of what the line leaves unexplained.
-	if best.Eager == math.MaxInt64 || best.weightedLoss > 0.5*line.weightedLoss {
-		return 0, false
-	}
-	return best.Eager, true
+	return eager, ok
 }
+
+// maxRecvEager bounds the sizes FindEager looks at: Open MPI, which
+// parley calibrate runs, switches at 4 KiB on shared memory and at 12 KiB
+// on InfiniBand. Above, the receives of a busy machine (a 32 KiB receive
+// 1.4 times as slow as the trend, once in four runs) and of messages
+// leaving the caches (1.5 times from 64 to 96 KiB) step as much as a
+// switch does.
+const maxRecvEager = 16 << 10
+
+// minRendezvousStep is the least ratio of the receives after a switch of
+// protocol to the trend before it that FindEager takes for a switch.
+const minRendezvousStep = 1.3
 
 func sortedBySize(pts []Point) []Point {
 	pts = slices.Clone(pts)
@@ -321,12 +332,18 @@ type Fit struct {
 	// o_r + (n-1)O_r; o is their intercepts' mean.
 	SendLine, RecvLine Line
 	SendUsed           int // send points fitted (those that did not wait for the receiver)
-	// PingPong is the quality of the LogGOPS ping-pong model with the
-	// fitted parameters; Free is the piecewise line fitted without the
-	// model's ties (intercept, slope and jump free), for comparison.
-	PingPong Quality
-	Free     Piecewise
-	Measured []Point // the ping-pong sweep, by size
+	// Regimes are the parameters of each piece of the ping-pong curve
+	// between its breakpoints (FindBreaks), the last one open-ended; the
+	// platform prices messages with them. L, o, g and G above are the
+	// single eager fit, the first regime's when there are no breaks.
+	Regimes []Regime
+	// PingPong is the quality of the ping-pong model with the regimes,
+	// Single with L, o and G alone, for comparison; Free is the
+	// piecewise line fitted without the model's ties (intercept, slope and
+	// jump free) around S.
+	PingPong, Single Quality
+	Free             Piecewise
+	Measured         []Point // the ping-pong sweep, by size
 	// Periods are the train periods per size (us per message); Stream
 	// fits them over the eager sizes: g + (n-1) G_stream.
 	Periods []Point
@@ -348,11 +365,24 @@ const recvDelayUs = 20
 
 // HalfRTT is the LogGOPS time of half a ping-pong of n bytes between idle
 // tasks, as the interpreter prices it: o + L + o + (n-1) max(O, G), and
-// 2L more for the rendezvous of a message larger than S.
+// 2L more for the rendezvous of a message larger than S, with the
+// parameters of n's regime.
 func (f *Fit) HalfRTT(n int64) float64 {
-	v := 2*f.O + f.L + float64(max(n-1, 0))*max(f.G, f.ByteOverhead)
-	if n > f.Eager {
-		v += 2 * f.L
+	if r := f.regime(n); r != nil {
+		return halfRTT(n, r.L, r.O, r.G, f.ByteOverhead, f.Eager)
+	}
+	return f.singleHalfRTT(n)
+}
+
+// singleHalfRTT is HalfRTT with the single eager fit for every size.
+func (f *Fit) singleHalfRTT(n int64) float64 {
+	return halfRTT(n, f.L, f.O, f.G, f.ByteOverhead, f.Eager)
+}
+
+func halfRTT(n int64, l, o, g, byteO float64, eager int64) float64 {
+	v := 2*o + l + float64(max(n-1, 0))*max(g, byteO)
+	if n > eager {
+		v += 2 * l
 	}
 	return v
 }
@@ -373,7 +403,9 @@ func (f *Fit) HalfRTT(n int64) float64 {
 //     against its length;
 //   - the flop rate and memory bandwidth: the inverse slopes of the
 //     kernel's time against flops and against bytes, lines through the
-//     origin fitted by relative least squares.
+//     origin fitted by relative least squares;
+//   - regimes: the ping-pong curve cut at its breakpoints (FindBreaks),
+//     each piece with its own L, o, g and G (fitRegimes).
 func FitAll(d *Data) (*Fit, error) {
 	f := &Fit{NP: d.NP}
 	pp := sortedBySize(d.PingPong)
@@ -381,10 +413,10 @@ func FitAll(d *Data) (*Fit, error) {
 		return nil, fmt.Errorf("ping-pong: %d sizes measured, need at least 4", len(pp))
 	}
 	f.Measured = pp
-	f.Eager, f.EagerFound = FindEager(pp)
+	f.Eager, f.EagerFound = FindEager(d.Recv)
 	if !f.EagerFound {
 		f.Eager = pp[len(pp)-1].Size
-		f.Notes = append(f.Notes, "no eager/rendezvous switch in the ping-pong sweep: S is the largest size measured")
+		f.Notes = append(f.Notes, "no eager/rendezvous switch in the receive overheads: S is the largest size measured")
 	}
 	var err error
 	if f.Free, err = fitPiecewise(pp, f.Eager); err != nil {
@@ -402,21 +434,48 @@ func FitAll(d *Data) (*Fit, error) {
 	if err := f.fitMachine(d); err != nil {
 		return nil, err
 	}
+	if err := f.fitRegimes(d, FindBreaks(pp, f.Eager, f.EagerFound)); err != nil {
+		return nil, err
+	}
+	model := make([]float64, len(pp))
+	for i, p := range pp {
+		model[i] = f.HalfRTT(p.Size)
+	}
+	f.PingPong = quality(pp2us(pp), model)
 	return f, nil
 }
 
-func (f *Fit) fitOverheads(d *Data) error {
-	var sx, sy, rx, ry []float64
+// overheadPoints returns the send and receive overheads of sizes in
+// (lo, hi] as (n-1, us) pairs, leaving out the sends that took more than
+// half the receiver's delay: they waited for it.
+func overheadPoints(d *Data, lo, hi int64) (sx, sy, rx, ry []float64) {
 	for _, p := range d.Send {
-		if p.Size <= f.Eager && p.Us < recvDelayUs/2 {
+		if p.Size > lo && p.Size <= hi && p.Us < recvDelayUs/2 {
 			sx, sy = append(sx, float64(max(p.Size-1, 0))), append(sy, p.Us)
 		}
 	}
 	for _, p := range d.Recv {
-		if p.Size <= f.Eager {
+		if p.Size > lo && p.Size <= hi {
 			rx, ry = append(rx, float64(max(p.Size-1, 0))), append(ry, p.Us)
 		}
 	}
+	return sx, sy, rx, ry
+}
+
+// overheadLines fits the send and receive overheads of sizes in (lo, hi];
+// ok is false unless each has two sizes or more.
+func overheadLines(d *Data, lo, hi int64) (send, recv Line, ok bool) {
+	sx, sy, rx, ry := overheadPoints(d, lo, hi)
+	if len(sx) < 2 || len(rx) < 2 {
+		return Line{}, Line{}, false
+	}
+	send, err1 := fitLine(sx, sy)
+	recv, err2 := fitLine(rx, ry)
+	return send, recv, err1 == nil && err2 == nil
+}
+
+func (f *Fit) fitOverheads(d *Data) error {
+	sx, sy, rx, ry := overheadPoints(d, -1, f.Eager)
 	var err error
 	if f.SendLine, err = fitLine(sx, sy); err != nil {
 		return fmt.Errorf("send overhead (%d eager sizes returned before the receiver was ready): %w", len(sx), err)
@@ -448,47 +507,46 @@ func countEager(pts []Point, eager int64) int {
 }
 
 func (f *Fit) fitLatency(pp []Point) error {
-	var x [][]float64
-	var y, measured []float64
-	for _, p := range pp {
-		if p.Size <= f.Eager {
-			x = append(x, []float64{1, float64(max(p.Size-1, 0))})
-			y = append(y, p.Us-2*f.O)
-			measured = append(measured, p.Us)
-		}
+	var negL bool
+	var err error
+	if f.L, f.G, negL, err = fitLG(piece(pp, -1, f.Eager), f.O, 1); err != nil {
+		return err
 	}
-	w := relWeights(measured)
-	c, err := leastSquares(x, y, w)
-	if err != nil {
-		return fmt.Errorf("ping-pong: %w", err)
+	if negL {
+		f.Notes = append(f.Notes, "the eager ping-pong fit wants a negative L: L is 0, and o alone carries the latency")
 	}
-	f.L, f.G = c[0], c[1]
-	// The parameters cannot be negative; refit the other one without the
-	// one that would be.
-	switch {
-	case f.L < 0:
-		f.L = 0
-		f.G = weightedSlope(x, y, w, 1)
-		f.Notes = append(f.Notes, "the ping-pong fit wants a negative L: L is 0, and o alone carries the latency")
-	case f.G < 0:
-		f.G = 0
-		f.L = weightedSlope(x, y, w, 0)
-	}
-	f.G = max(f.G, 0)
 	model := make([]float64, len(pp))
 	for i, p := range pp {
-		model[i] = f.HalfRTT(p.Size)
+		model[i] = f.singleHalfRTT(p.Size)
 	}
-	f.PingPong = quality(pp2us(pp), model)
-	if f.EagerFound && f.Free.Jump > 4*f.L {
-		f.Notes = append(f.Notes, fmt.Sprintf(
-			"the rendezvous costs %.3g us more than an eager message of the same size, but LogGOPS charges it 2L = %.3g us: one L cannot be both the small-message latency and half the handshake, so sizes just above S are predicted too fast",
-			f.Free.Jump, 2*f.L))
-	}
-	if f.EagerFound && math.Abs(f.Free.G-f.G) > 0.25*f.G {
-		f.Notes = append(f.Notes, fmt.Sprintf("the ping-pong's per-byte cost differs between the two protocols; one G (%.4g ns/B) serves both", 1e3*f.G))
-	}
+	f.Single = quality(pp2us(pp), model)
 	return nil
+}
+
+// fitLG fits L and G to ping-pong points with o fixed: relative least
+// squares of half-RTT(n) - 2o = hops L + (n-1) G, hops being 1 for eager
+// messages and 3 for a rendezvous. Neither may be negative: if one would
+// be, it is 0 and the other is refitted alone (negL says L was).
+func fitLG(pts []Point, o, hops float64) (l, g float64, negL bool, err error) {
+	x := make([][]float64, len(pts))
+	y := make([]float64, len(pts))
+	for i, p := range pts {
+		x[i] = []float64{hops, float64(max(p.Size-1, 0))}
+		y[i] = p.Us - 2*o
+	}
+	w := relWeights(pp2us(pts))
+	c, err := leastSquares(x, y, w)
+	if err != nil {
+		return 0, 0, false, fmt.Errorf("ping-pong: %w", err)
+	}
+	l, g = c[0], c[1]
+	switch {
+	case l < 0:
+		return 0, weightedSlope(x, y, w, 1), true, nil
+	case g < 0:
+		return weightedSlope(x, y, w, 0), 0, false, nil
+	}
+	return l, g, false, nil
 }
 
 // weightedSlope fits y = c x[col] alone, by weighted least squares.

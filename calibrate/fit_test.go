@@ -46,10 +46,18 @@ func synthetic(noise float64) *Data {
 			send = recvDelayUs + 2
 		}
 		d.Send = append(d.Send, Point{n, jitter(send)})
-		d.Recv = append(d.Recv, Point{n, jitter(wantO + rest*max(wantBO, wantG))})
+		recv := wantO + rest*max(wantBO, wantG)
+		if n > wantS { // the clear-to-send and the data make a round trip
+			recv += 2 * wantL
+		}
+		d.Recv = append(d.Recv, Point{n, jitter(recv)})
 		if n == 0 || n&(n-1) == 0 && n >= 64 {
 			for k := 1; k <= 32; k *= 2 {
+				// A rendezvous holds the sender's NIC for its request too.
 				period := wantGap + rest*wantG
+				if n > wantS {
+					period += wantGap
+				}
 				d.Train = append(d.Train, TrainPoint{n, k, jitter(2*wantL + float64(k)*period)})
 			}
 		}
@@ -107,9 +115,10 @@ func TestFitRecoversParameters(t *testing.T) {
 	}
 }
 
-// TestFitNotesRendezvousJump: a protocol switch far dearer than 2L is
-// fitted on the eager side and noted.
-func TestFitNotesRendezvousJump(t *testing.T) {
+// TestFitRendezvousRegime: a protocol switch far dearer than 2L gets a
+// regime of its own, whose 3L carry the extra cost, while the eager
+// regime keeps the machine's L; the model then follows the sweep exactly.
+func TestFitRendezvousRegime(t *testing.T) {
 	d := synthetic(0)
 	for i, p := range d.PingPong {
 		if p.Size > wantS {
@@ -121,8 +130,92 @@ func TestFitNotesRendezvousJump(t *testing.T) {
 		t.Fatal(err)
 	}
 	near(t, "L", f.L, wantL, 1e-6)
-	if f.Eager != wantS || !strings.Contains(strings.Join(f.Notes, "\n"), "rendezvous costs") {
-		t.Errorf("S = %d, notes %q", f.Eager, f.Notes)
+	if f.Eager != wantS || len(f.Regimes) != 2 || f.Regimes[0].UpTo != wantS || !f.Regimes[1].Rendezvous {
+		t.Fatalf("S = %d, regimes %+v", f.Eager, f.Regimes)
+	}
+	near(t, "eager L", f.Regimes[0].L, wantL, 1e-6)
+	near(t, "rendezvous L", f.Regimes[1].L, wantL+10.0/3, 1e-6)
+	near(t, "rendezvous G", f.Regimes[1].G, wantG, 1e-6)
+	near(t, "rendezvous g", f.Regimes[1].Gap, wantGap, 1e-6)
+	if f.PingPong.MaxRel > 1e-6 || f.Single.MaxRel < 0.5 {
+		t.Errorf("with regimes %v, with one set %v: want exact, and off", f.PingPong, f.Single)
+	}
+}
+
+// steppedMachine is the synthetic machine with a third regime: messages
+// up to 256 B cost o = 0.2 us and L = 0.8 us (a small-message buffer),
+// and G = 1.5e-4 us/B up to S. As on Open MPI's shared memory, the step
+// at S is the larger.
+func steppedMachine(noise float64) *Data {
+	d := synthetic(noise)
+	rng := rand.New(rand.NewPCG(3, 4))
+	jitter := func(v float64) float64 { return v * (1 + noise*(2*rng.Float64()-1)) }
+	const smallO, smallL, midG = 0.2, 0.8, 1.5e-4
+	for i, p := range d.PingPong {
+		rest := float64(max(p.Size-1, 0))
+		switch {
+		case p.Size <= 256:
+			d.PingPong[i].Us = jitter(2*smallO + smallL + rest*wantG)
+		case p.Size <= wantS:
+			d.PingPong[i].Us = jitter(2*wantO + wantL + rest*midG)
+		}
+	}
+	for i, p := range d.Send {
+		if p.Size <= 256 {
+			d.Send[i].Us = jitter(smallO + float64(max(p.Size-1, 0))*wantBO)
+		}
+	}
+	for i, p := range d.Recv {
+		if p.Size <= 256 {
+			d.Recv[i].Us = jitter(smallO + float64(max(p.Size-1, 0))*wantG)
+		}
+	}
+	return d
+}
+
+// TestFitFindsBreaks: the breakpoints of a machine with three regimes are
+// recovered at the sizes where it steps, and each regime's parameters
+// closely, with 1% noise too.
+func TestFitFindsBreaks(t *testing.T) {
+	for _, c := range []struct{ noise, tol float64 }{{0, 1e-6}, {0.01, 0.1}} {
+		f, err := FitAll(steppedMachine(c.noise))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(f.Regimes) != 3 || f.Regimes[0].UpTo != 256 || f.Regimes[1].UpTo != wantS || f.Regimes[2].UpTo != math.MaxInt64 {
+			t.Fatalf("noise %g: regimes %+v, want breaks at 256 B and S = %d", c.noise, f.Regimes, wantS)
+		}
+		r := f.Regimes
+		near(t, "small o", r[0].O, 0.2, c.tol)
+		near(t, "small L", r[0].L, 0.8, c.tol)
+		near(t, "middle o", r[1].O, wantO, c.tol)
+		near(t, "middle L", r[1].L, wantL, c.tol)
+		near(t, "middle G", r[1].G, 1.5e-4, c.tol)
+		near(t, "rendezvous L", r[2].L, wantL, c.tol)
+		near(t, "rendezvous G", r[2].G, wantG, c.tol)
+		if !r[0].OwnO || !r[1].OwnO || r[2].OwnO || r[2].O != r[1].O {
+			t.Errorf("noise %g: o fitted per regime %v %v %v; the rendezvous's o %g, want the largest eager messages' %g", c.noise, r[0].OwnO, r[1].OwnO, r[2].OwnO, r[2].O, r[1].O)
+		}
+		if c.noise == 0 && f.PingPong.MaxRel > 1e-6 {
+			t.Errorf("the regimes' model is off: %v", f.PingPong)
+		}
+	}
+}
+
+// TestFindBreaksNone: neither a straight line nor noise around one has
+// breakpoints.
+func TestFindBreaksNone(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	var line, noisy []Point
+	for _, n := range Sizes(1 << 20) {
+		v := 0.5 + 1e-4*float64(n)
+		line = append(line, Point{n, v})
+		noisy = append(noisy, Point{n, v * (1 + 0.03*(2*rng.Float64()-1))})
+	}
+	for name, pts := range map[string][]Point{"line": line, "3% noise": noisy} {
+		if b := FindBreaks(pts, 0, false); len(b) > 0 {
+			t.Errorf("%s: breaks at %v", name, b)
+		}
 	}
 }
 
@@ -134,13 +227,71 @@ func TestFindEagerOnALine(t *testing.T) {
 	if s, ok := FindEager(pts); ok {
 		t.Errorf("a straight line has an eager limit at %d", s)
 	}
-	f, err := FitAll(&Data{NP: 2, PingPong: pts, Send: synthetic(0).Send, Recv: synthetic(0).Recv, Train: synthetic(0).Train,
+	f, err := FitAll(&Data{NP: 2, PingPong: synthetic(0).PingPong, Send: synthetic(0).Send, Recv: pts, Train: synthetic(0).Train,
 		Flops: synthetic(0).Flops, Stream: synthetic(0).Stream})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f.EagerFound || f.Eager != 1<<20 || !strings.Contains(strings.Join(f.Notes, "\n"), "no eager/rendezvous switch") {
+	if f.EagerFound || f.Eager != 4<<20 || !strings.Contains(strings.Join(f.Notes, "\n"), "no eager/rendezvous switch") {
 		t.Errorf("S = %d (found %v), notes %q", f.Eager, f.EagerFound, f.Notes)
+	}
+}
+
+// TestFitOverheadsAbovePingPong: when the overheads measured exceed half
+// the ping-pong (four tasks on two processors), L would be negative; the
+// regime then has L = 0 and o fitted to the ping-pong, which it follows.
+func TestFitOverheadsAbovePingPong(t *testing.T) {
+	d := synthetic(0)
+	for i := range d.Send {
+		d.Send[i].Us += 1
+	}
+	for i := range d.Recv {
+		d.Recv[i].Us += 1
+	}
+	f, err := FitAll(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := f.Regimes[0]
+	if !r.OFromPingPong || r.L != 0 || r.OwnO {
+		t.Fatalf("eager regime %+v: want o from the ping-pong and L = 0", r)
+	}
+	near(t, "o", r.O, wantO+wantL/2, 1e-6)
+	near(t, "G", r.G, wantG, 1e-6)
+	if r.PingPong.MaxRel > 1e-6 {
+		t.Errorf("the eager regime's model is off: %v", r.PingPong)
+	}
+}
+
+// TestFindEagerFromReceives: of two steps in the receive overheads, S is
+// the larger size's (the fast box ends before the rendezvous starts), and
+// one slow receive is not a switch.
+func TestFindEagerFromReceives(t *testing.T) {
+	var recv []Point
+	for _, n := range Sizes(256 << 10) {
+		us := 0.25 + 1e-4*float64(n)
+		if n > 256 { // the fast box ends
+			us += 0.15
+		}
+		if n > 3072 { // the rendezvous: a round trip
+			us += 0.5
+		}
+		recv = append(recv, Point{n, us})
+	}
+	if s, ok := FindEager(recv); s != 3072 || !ok {
+		t.Errorf("S = %d (found %v), want 3072", s, ok)
+	}
+	var spiky []Point
+	for _, p := range recv {
+		if p.Size <= 3072 {
+			if p.Size == 1024 {
+				p.Us *= 2
+			}
+			spiky = append(spiky, p)
+		}
+	}
+	if s, ok := FindEager(spiky); s != 256 || !ok {
+		t.Errorf("with a slow receive at 1 KiB and no rendezvous: S = %d (found %v), want the fast box's 256", s, ok)
 	}
 }
 
@@ -175,18 +326,34 @@ func TestWritePlatform(t *testing.T) {
 		t.Fatalf("%v\n%s", err, text)
 	}
 	n := p.Network
-	// Times are written in whole picoseconds.
-	near(t, "L", n.Latency.Micros(), f.L, 1e-5)
-	near(t, "o", n.Overhead.Micros(), f.O, 1e-5)
-	near(t, "g", n.Gap.Micros(), f.Gap, 1e-5)
-	near(t, "G", float64(n.ByteGap)/1e9, f.G, 1e-3)
+	// [network] is the last regime, the rendezvous; times are written in
+	// whole picoseconds.
+	last := f.Regimes[len(f.Regimes)-1]
+	near(t, "L", n.Latency.Micros(), last.L, 1e-5)
+	near(t, "o", n.Overhead.Micros(), last.O, 1e-5)
+	near(t, "g", n.Gap.Micros(), last.Gap, 1e-5)
+	near(t, "G", float64(n.ByteGap)/1e9, last.G, 1e-3)
 	near(t, "O", float64(n.ByteOverhead)/1e9, f.ByteOverhead, 1e-3)
 	if n.Eager != f.Eager || p.Machine.TasksPerNode != 2 {
 		t.Errorf("S = %d, tasks per node %d", n.Eager, p.Machine.TasksPerNode)
 	}
+	// The others are [[network.regime]]s.
+	if len(n.Regimes) != len(f.Regimes)-1 || len(n.Regimes) == 0 {
+		t.Fatalf("%d regimes read back, want %d", len(n.Regimes), len(f.Regimes)-1)
+	}
+	for i, r := range n.Regimes {
+		fr := f.Regimes[i]
+		if r.UpTo != fr.UpTo {
+			t.Errorf("regime %d: upto %d, want %d", i, r.UpTo, fr.UpTo)
+		}
+		near(t, "regime L", r.Latency.Micros(), fr.L, 1e-5)
+		near(t, "regime o", r.Overhead.Micros(), fr.O, 1e-5)
+		near(t, "regime g", r.Gap.Micros(), fr.Gap, 1e-5)
+		near(t, "regime G", float64(r.ByteGap)/1e9, fr.G, 1e-3)
+	}
 	near(t, "flops", p.Machine.Nodes[0].FlopRate, 2*f.FlopRate, 1e-5)
 	near(t, "memory bandwidth", p.Machine.Nodes[0].MemBandwidth, 2*f.MemBandwidth, 1e-5)
-	for _, want := range []string{"2026-11-25 23:30 UTC", "R^2 = ", "relative residuals rms", "Open MPI 4.1.4"} {
+	for _, want := range []string{"2026-11-25 23:30 UTC", "R^2 = ", "relative residuals rms", "Open MPI 4.1.4", "Regime 1, eager messages up to 12288 B", "Regime 2, rendezvous messages above 12288 B"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the platform file lacks %q:\n%s", want, text)
 		}

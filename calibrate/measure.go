@@ -59,9 +59,10 @@ func Sizes(max int64) []int64 {
 	return s
 }
 
-// Measure builds the kernels and runs the sweeps: ping-pong (refined
-// twice around the eager limit it finds), send and receive overheads,
-// message trains and the compute kernels.
+// Measure builds the kernels and runs the sweeps: ping-pong, send and
+// receive overheads (refined twice around the eager limit they show), the
+// ping-pong again around each of its breaks, message trains and the
+// compute kernels.
 func Measure(ctx context.Context, o Options) (*Data, error) {
 	if o.NP < 2 {
 		return nil, fmt.Errorf("calibration needs at least 2 tasks, not %d", o.NP)
@@ -78,38 +79,54 @@ func Measure(ctx context.Context, o Options) (*Data, error) {
 	if err := run(ctx, o, exe, "ping-pong", "pingpong", sizes, len(sizes), d.parse); err != nil {
 		return nil, err
 	}
-	// Two finer sweeps between the sizes the limit lies between.
-	for range 2 {
-		lo, ok := FindEager(d.PingPong)
-		if !ok {
-			break
+	// The receive overheads place S (FindEager): measured up to MaxEager,
+	// then twice more finely between the two sizes S lies between.
+	var small []int64
+	for _, s := range sizes {
+		if s <= MaxEager {
+			small = append(small, s)
 		}
-		hi := nextSize(d.PingPong, lo)
-		if hi-lo <= 64 { // close enough: a cache line
+	}
+	if err := run(ctx, o, exe, "overheads", "overhead", small, 2*len(small), d.parse); err != nil {
+		return nil, err
+	}
+	for range 2 {
+		lo, ok := FindEager(d.Recv)
+		hi := nextSize(d.Recv, lo)
+		if !ok || hi-lo <= 64 { // close enough: a cache line
 			break
 		}
 		fine := between(lo, hi, 16)
-		if err := run(ctx, o, exe, "ping-pong (around the eager limit)", "pingpong", fine, len(fine), d.parse); err != nil {
+		if err := run(ctx, o, exe, "overheads (around the eager limit)", "overhead", fine, 2*len(fine), d.parse); err != nil {
 			return nil, err
 		}
 	}
-	// Overheads only matter up to the eager limit, and trains are fitted
-	// there too; a little beyond shows what happens past it.
-	limit, ok := FindEager(d.PingPong)
-	if !ok {
+	limit, found := FindEager(d.Recv)
+	// Two finer ping-pong sweeps between the sizes each other break lies
+	// between.
+	for range 2 {
+		for _, b := range FindBreaks(d.PingPong, limit, found) {
+			hi := nextSize(d.PingPong, b)
+			if hi-b <= 64 {
+				continue
+			}
+			fine := between(b, hi, 16)
+			stage := fmt.Sprintf("ping-pong (between %d and %d B)", b, hi)
+			if err := run(ctx, o, exe, stage, "pingpong", fine, len(fine), d.parse); err != nil {
+				return nil, err
+			}
+		}
+	}
+	// Trains are fitted over the eager sizes and the rendezvous ones
+	// beyond.
+	if !found {
 		limit = o.MaxSize
 	}
-	var eager, train []int64
+	var train []int64
 	for _, s := range sizes {
-		if s <= 2*limit {
-			eager = append(eager, s)
-		}
 		if s == 0 || s&(s-1) == 0 && s >= 64 && s <= max(4*limit, 64<<10) {
 			train = append(train, s)
 		}
-	}
-	if err := run(ctx, o, exe, "overheads", "overhead", eager, 2*len(eager), d.parse); err != nil {
-		return nil, err
 	}
 	if err := run(ctx, o, exe, "trains", "train", train, 6*len(train), d.parse); err != nil {
 		return nil, err

@@ -160,6 +160,9 @@ func (s *Sim) logHeader(rank int) []logfile.KV {
 		timing = fmt.Sprintf("predicted by the packet network model on a %v (o=%s g=%s O=%.4g GB/s S=%d bytes; MTU %d bytes, buffers of %d bytes)",
 			p.Topology, p.Network.Overhead, p.Network.Gap, p.Network.ByteOverhead.Bandwidth()/1e9, p.Network.Eager, p.Packet.MTU, p.Packet.Buffer)
 	}
+	if n := len(p.Network.Regimes); n > 0 {
+		timing += fmt.Sprintf(", those above for messages over %d bytes; %d regimes by size below (network.regime)", p.Network.Regimes[n-1].UpTo, n)
+	}
 	kv := []logfile.KV{
 		{Key: "coNCePTuaL backend", Value: "parley interpreter (predicted times, not measured)"},
 		{Key: "Timing", Value: timing},

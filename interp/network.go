@@ -56,9 +56,10 @@ func (s *Sim) initNet() error {
 }
 
 // nodes returns the nodes of tasks a and b and whether a message between
-// them crosses the flow model's network (and not a node's shared memory).
-func (s *Sim) nodes(link *netmodel.LogGP, a, b int32) (na, nb int64, routed bool) {
-	if s.net == nil || link != &s.plat.Network {
+// them crosses the flow model's network (and not a node's shared memory,
+// whose link is [network.intra] if the platform has one).
+func (s *Sim) nodes(a, b int32) (na, nb int64, routed bool) {
+	if s.net == nil {
 		return 0, 0, false
 	}
 	m := &s.plat.Machine
@@ -76,7 +77,7 @@ func (s *Sim) latency(link *netmodel.LogGP, a, b int32) Time {
 }
 
 func (s *Sim) routeLatency(link *netmodel.LogGP, a, b int32) Time {
-	na, nb, routed := s.nodes(link, a, b)
+	na, nb, routed := s.nodes(a, b)
 	if !routed {
 		return link.Latency
 	}
@@ -88,7 +89,7 @@ func (s *Sim) routeLatency(link *netmodel.LogGP, a, b int32) Time {
 // it did: messages within a node, and loggp runs, go as before.
 func (s *Sim) netSend(at Time, id int32, link *netmodel.LogGP) bool {
 	m := s.msgs.at(id)
-	na, nb, routed := s.nodes(link, m.src, m.dst)
+	na, nb, routed := s.nodes(m.src, m.dst)
 	if !routed {
 		return false
 	}

@@ -95,8 +95,9 @@ func (s *Sim) link(a, b int32) *netmodel.LogGP {
 	return s.plat.LinkTo(int64(a), int64(b), s.g.NumTasks)
 }
 
-// msgLink returns the network parameters a message travels by.
-func (s *Sim) msgLink(m *message) *netmodel.LogGP { return s.link(m.src, m.dst) }
+// msgLink returns the network parameters a message travels by: its
+// link's, in the regime of its size.
+func (s *Sim) msgLink(m *message) *netmodel.LogGP { return s.link(m.src, m.dst).At(m.bytes) }
 
 // sendReady reports when task t's CPU and NIC allow its next send.
 func (t *task) sendReady() Time { return max(t.sim.now, t.cpuFree, t.sendFree) }
@@ -111,7 +112,7 @@ func (s *Sim) send(t *task, dst int32, bytes int64, tag int32, counted bool, mod
 	if uint64(bytes) > uint64(s.maxBytes) {
 		timeOverflow(s.span(stmt), fmt.Sprintf("a message of %d bytes", bytes))
 	}
-	link := s.link(t.id, dst)
+	link := s.link(t.id, dst).At(bytes)
 	m := message{src: t.id, dst: dst, tag: tag, bytes: bytes, counted: counted, stmt: stmt}
 	var cpu Time
 	if link.Rendezvous(bytes) {

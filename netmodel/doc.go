@@ -1,5 +1,6 @@
 // Package netmodel owns the models that price what a Parley program does:
-// the network models (LogGOPS: L, o, g, G, O, S; the flow model,
+// the network models (LogGOPS: L, o, g, G, O, S, by message size when a
+// platform has protocol regimes; the flow model,
 // FlowNet, which shares the links of a topology by max-min fairness; and
 // the packet model, PacketNet, which moves packets through the topology's
 // queues and buffers by virtual cut-through), the

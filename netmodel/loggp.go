@@ -20,6 +20,25 @@ import (
 
 func rest(n int64) int64 { return max(n-1, 0) }
 
+// At returns the parameters that price an n-byte message: those of the
+// regime n falls in, or p itself. The methods below price a message with
+// the parameters At returns for its size.
+func (p *LogGP) At(n int64) *LogGP {
+	if len(p.Regimes) == 0 {
+		return p // the common case, inlined
+	}
+	return p.regime(n)
+}
+
+func (p *LogGP) regime(n int64) *LogGP {
+	for i := range p.Regimes {
+		if n <= p.Regimes[i].UpTo {
+			return &p.Regimes[i].LogGP
+		}
+	}
+	return p
+}
+
 // SendCPU is the sender's CPU time for an n-byte message: o + (n-1)O.
 func (p *LogGP) SendCPU(n int64) Duration { return p.Overhead + p.ByteOverhead.Times(rest(n)) }
 
@@ -58,9 +77,13 @@ func (p *LogGP) DataCosts(n int64) (cpu, wire Duration) {
 }
 
 // MaxBytes is the size of the largest message whose per-byte costs, (n-1)G
-// and (n-1)O, stay within MaxTime.
+// and (n-1)O, stay within MaxTime, under the largest per-byte cost of any
+// regime.
 func (p *LogGP) MaxBytes() int64 {
 	per := uint64(max(p.ByteGap, p.ByteOverhead))
+	for _, r := range p.Regimes {
+		per = max(per, uint64(r.ByteGap), uint64(r.ByteOverhead))
+	}
 	hi, lo := bits.Mul64(uint64(MaxTime), 1000) // fs
 	if hi >= per {
 		return math.MaxInt64 // no int64 size costs that much

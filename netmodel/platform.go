@@ -19,9 +19,17 @@ package netmodel
 //	O = "0ns/B"                    # CPU overhead per byte; default 0
 //	S = "64KiB"                    # eager limit; default 64KiB
 //
+//	[[network.regime]]             # optional, any number: the parameters of
+//	upto = "256B"                  # messages of at most upto bytes (and more
+//	o = "0.15us"                   # than the previous regime's upto): any of
+//	L = "0.05us"                   # L, o, g, G, O, the others [network]'s;
+//	                               # upto increasing; larger messages: [network]
+//
 //	[network.intra]                # optional: between tasks on one node;
 //	L = "0.2us"                    # the keys of [network], each defaulting
-//	G = "16GB/s"                   # to its value there
+//	G = "16GB/s"                   # to its value there; its regimes
+//	                               # ([[network.intra.regime]]) default to
+//	                               # [network]'s, applied to its own values
 //
 //	[machine]                      # required
 //	tasks_per_node = 1             # default 1
@@ -45,7 +53,7 @@ package netmodel
 // ("simgrid" or "none"), latency_factor, bandwidth_factor, tcp_gamma and
 // precision (see FlowParams). Under model = "packet" the same holds, and
 // the network table may set mtu and buffer (see PacketParams) instead of
-// the flow options.
+// the flow options. Their regimes may set o, g and O only.
 //
 // Errors name the file and the field, e.g. `ib-edr.toml: network.L: "1.5
 // parsecs" is not a duration (use us, ns, ms or s)`; TOML syntax errors
@@ -228,8 +236,34 @@ func (p *Platform) Validate() error {
 	return nil
 }
 
-// validateLink checks the LogGOPS parameters of the table at path.
+// validateLink checks the LogGOPS parameters of the table at path and
+// its regimes.
 func validateLink(path string, l *LogGP) error {
+	if err := validateParams(path, l); err != nil {
+		return err
+	}
+	for i := range l.Regimes {
+		r := &l.Regimes[i]
+		field := fmt.Sprintf("%s.regime[%d]", path, i)
+		switch {
+		case r.UpTo < 0:
+			return fieldError(field+".upto", errors.New("must not be negative"))
+		case i > 0 && r.UpTo <= l.Regimes[i-1].UpTo:
+			return fieldError(field+".upto", fmt.Errorf("%d B is not above the previous regime's upto (%d B): list the regimes by increasing size", r.UpTo, l.Regimes[i-1].UpTo))
+		case r.Eager != l.Eager:
+			return fieldError(field+".S", fmt.Errorf("%d B differs from %s.S (%d B); the eager limit is the link's, not a regime's", r.Eager, path, l.Eager))
+		case len(r.Regimes) > 0:
+			return fieldError(field, errors.New("a regime cannot have regimes of its own"))
+		}
+		if err := validateParams(field, &r.LogGP); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// validateParams checks one set of LogGOPS parameters.
+func validateParams(path string, l *LogGP) error {
 	for _, f := range []struct {
 		key   string
 		value int64
@@ -266,6 +300,11 @@ func (p *Platform) validateFlow() error {
 	}
 	if p.Network.Latency != 0 || p.Network.ByteGap != 0 {
 		return fieldError("network.L", fmt.Errorf("the %v model takes latency and bandwidth from network.topology; L and G must be 0", p.Model))
+	}
+	for i, r := range p.Network.Regimes {
+		if r.Latency != 0 || r.ByteGap != 0 {
+			return fieldError(fmt.Sprintf("network.regime[%d].L", i), fmt.Errorf("the %v model takes latency and bandwidth from network.topology; L and G must be 0", p.Model))
+		}
 	}
 	if err := p.Topology.Validate(); err != nil {
 		return err
@@ -356,9 +395,15 @@ func readPlatform(top *tomlSection) *Platform {
 		network.r.fail(network.field("model"), fmt.Errorf("%q is not a network model (use \"loggp\", \"flow\" or \"packet\")", model))
 	}
 	readLink(network, &p.Network)
+	regimes := network.tables("regime")
+	p.Network.Regimes = readRegimes(regimes, p.Network, p.Model == LogGPModel)
 	if intra, ok := network.table("intra"); ok {
 		link := p.Network
 		readLink(intra, &link)
+		if own := intra.tables("regime"); len(own) > 0 {
+			regimes = own
+		}
+		link.Regimes = readRegimes(regimes, link, true)
 		intra.close()
 		p.Intra = &link
 	}
@@ -408,12 +453,45 @@ func readLink(s *tomlSection, l *LogGP) {
 			s.r.fail(s.field("model"), fmt.Errorf("%q: between tasks on one node the only model is \"loggp\"", model))
 		}
 	}
+	readParams(s, l)
+	quantity(s, "S", ParseSize, &l.Eager)
+}
+
+// readParams reads the LogGOPS parameters a regime may set.
+func readParams(s *tomlSection, l *LogGP) {
 	quantity(s, "L", ParseDuration, &l.Latency)
 	quantity(s, "o", ParseDuration, &l.Overhead)
 	quantity(s, "g", ParseDuration, &l.Gap)
 	quantity(s, "G", ParsePerByte, &l.ByteGap)
 	quantity(s, "O", ParsePerByte, &l.ByteOverhead)
-	quantity(s, "S", ParseSize, &l.Eager)
+}
+
+// readRegimes reads [[regime]] tables over the parameters of base: each
+// regime holds base's values for the keys it does not set. wire says
+// whether they may set L and G, which the flow and packet models take
+// from the topology. [network.intra] reads [network]'s tables again over
+// its own values when it has none of its own.
+func readRegimes(tables []*tomlSection, base LogGP, wire bool) []Regime {
+	if len(tables) == 0 {
+		return nil
+	}
+	base.Regimes = nil
+	regimes := make([]Regime, len(tables))
+	for i, t := range tables {
+		t.require("upto")
+		if !wire {
+			for _, key := range []string{"L", "G"} {
+				if _, ok := t.m[key]; ok {
+					t.r.fail(t.field(key), errors.New("the flow and packet models take latency and bandwidth from network.topology; a regime may set o, g and O"))
+				}
+			}
+		}
+		regimes[i] = Regime{LogGP: base}
+		quantity(t, "upto", ParseSize, &regimes[i].UpTo)
+		readParams(t, &regimes[i].LogGP)
+		t.close()
+	}
+	return regimes
 }
 
 func readMachine(s *tomlSection) Machine {

@@ -264,7 +264,7 @@ func TestPresetValues(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ideal.Network != (LogGP{Eager: 64 << 10}) || ideal.Intra != nil {
+	if !cmp.Equal(ideal.Network, LogGP{Eager: 64 << 10}) || ideal.Intra != nil {
 		t.Errorf("ideal network = %+v, intra %v; want free", ideal.Network, ideal.Intra)
 	}
 	if got := ideal.Machine.Work(0, 1, 1000, 10); got != 1000 {

@@ -32,6 +32,25 @@ type LogGP struct {
 	ByteGap      PerByte  // G: NIC time per byte (inverse bandwidth)
 	ByteOverhead PerByte  // O: CPU time per byte
 	Eager        int64    // S: messages of at most this many bytes go eagerly; larger ones use rendezvous
+	// Regimes price messages by size, as SimGrid's piecewise smpi/os,
+	// smpi/or and latency and bandwidth factors do: an MPI's transport
+	// changes protocol with the size (a small-message buffer, eager,
+	// rendezvous), and one set of LogGOPS parameters cannot follow its
+	// steps. A message of n bytes is priced by the first regime whose UpTo
+	// is at least n, and by the fields above if there is none; see At.
+	// Most platforms have none.
+	Regimes []Regime
+}
+
+// Regime is the LogGOPS parameters of the messages of a range of sizes:
+// those larger than the previous regime's UpTo (or empty) and no larger
+// than its own.
+type Regime struct {
+	UpTo int64 // bytes
+	// LogGP holds every parameter, those the regime does not set being
+	// the link's; its Eager is the link's (the protocol switch is one
+	// size) and it has no Regimes.
+	LogGP
 }
 
 // Model is a network model.

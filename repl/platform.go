@@ -127,11 +127,17 @@ func scale(p *netmodel.Platform, compute, network float64) {
 	}
 }
 
+// scaleLink scales l's parameters and its regimes', in a copy of the
+// regimes: the platform scaled may share them with others.
 func scaleLink(l *netmodel.LogGP, f float64) {
 	times := func(d netmodel.Duration) netmodel.Duration { return netmodel.Duration(math.Round(float64(d) * f)) }
 	perByte := func(b netmodel.PerByte) netmodel.PerByte { return netmodel.PerByte(math.Round(float64(b) * f)) }
 	l.Latency, l.Overhead, l.Gap = times(l.Latency), times(l.Overhead), times(l.Gap)
 	l.ByteGap, l.ByteOverhead = perByte(l.ByteGap), perByte(l.ByteOverhead)
+	l.Regimes = slices.Clone(l.Regimes)
+	for i := range l.Regimes {
+		scaleLink(&l.Regimes[i].LogGP, f)
+	}
 }
 
 // tomlValue reads a value typed after set as TOML would hold it: a

@@ -170,7 +170,7 @@ func TestBadInput(t *testing.T) {
 		{"tasks many", "tasks many: not a whole number"},
 		{"set nosuch 3", "the program has no parameter nosuch; its parameters: px, py, pz, n, steps"},
 		{"set px lots", "px: "},
-		{"set network.Q 1", "network.Q: unknown key (known keys here: model, L, o, g, G, O, S, intra)"},
+		{"set network.Q 1", "network.Q: unknown key (known keys here: model, L, o, g, G, O, S, regime, intra)"},
 		{"set network.L 20parsecs", `network.L: "20parsecs" is not a duration`},
 		{"set machine.nodes[7].flops 1TF/s", "there is no nodes[7]: the platform has 1"},
 		{"set collectives.allreduce magic", `"magic" is not an algorithm of allreduce`},

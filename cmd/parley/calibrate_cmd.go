@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -24,13 +25,15 @@ func init() {
 		summary: "measure this machine's MPI and processor and write a platform file",
 		details: `
 Builds small C+MPI kernels with mpicc and runs them under mpirun on this
-machine: a ping-pong sweep from 0 B to --max-size (refined around the
-eager/rendezvous switch it finds), send and receive overheads, trains of
-back-to-back messages, and the C backend's compute kernel for flops and
-for memory traffic. It fits LogGOPS's L, o, g, G, O and S and a roofline by
-least squares (docs/calibrate.md lists the estimators) and writes a
-platform file whose comments give each fit's quality, the measurements
-beside the model's values, and the date. Then
+machine: a ping-pong sweep from 0 B to --max-size (refined around each
+step it finds: the eager/rendezvous switch, the end of a small-message
+buffer), send and receive overheads, trains of back-to-back messages, and
+the C backend's compute kernel for flops and for memory traffic. It fits
+LogGOPS's L, o, g, G, O and S, L, o, g and G again for each protocol
+regime between the steps, and a roofline, by least squares
+(docs/calibrate.md lists the estimators), and writes a platform file whose
+comments give each fit's quality, the measurements beside the model's
+values, and the date. Then
   parley validate PROG --tasks N --platform FILE.toml
 predicts PROG, runs it for real and compares.
 
@@ -142,7 +145,13 @@ func runCalibrate(e *env, inv *invocation) int {
 	}
 	fmt.Fprintf(e.stderr, "parley calibrate: L = %.3g us, o = %.3g us, g = %.3g us, G = %.4g ns/B, O = %.4g ns/B, S = %d B; %.3g GF/s and %.3g GB/s per task\n",
 		fit.L, fit.O, fit.Gap, 1e3*fit.G, 1e3*fit.ByteOverhead, fit.Eager, fit.FlopRate/1e9, fit.MemBandwidth/1e9)
-	fmt.Fprintf(e.stderr, "parley calibrate: ping-pong model: %s\n", fit.PingPong)
+	for i, r := range fit.Regimes {
+		if len(fit.Regimes) > 1 {
+			fmt.Fprintf(e.stderr, "parley calibrate: regime %d, %s: L = %.3g us, o = %.3g us, g = %.3g us, G = %.4g ns/B (%s)\n",
+				i+1, regimeSizes(fit.Regimes, i), r.L, r.O, r.Gap, 1e3*r.G, r.PingPong)
+		}
+	}
+	fmt.Fprintf(e.stderr, "parley calibrate: ping-pong model: %s (one set of parameters for every size: %s)\n", fit.PingPong, fit.Single)
 	if fit.PingPong.R2 < 0.5 {
 		fmt.Fprintf(e.stderr, "parley calibrate: warning: LogGOPS fits this machine's ping-pong poorly; the file's notes say where it cannot follow\n")
 	}
@@ -150,6 +159,14 @@ func runCalibrate(e *env, inv *invocation) int {
 		fmt.Fprintf(e.stderr, "parley calibrate: wrote %s; use it with --platform %s\n", o.out, o.out)
 	}
 	return 0
+}
+
+// regimeSizes says which sizes regime i holds.
+func regimeSizes(rs []calibrate.Regime, i int) string {
+	if rs[i].UpTo == math.MaxInt64 {
+		return fmt.Sprintf("above %d B", rs[i-1].UpTo)
+	}
+	return fmt.Sprintf("up to %d B", rs[i].UpTo)
 }
 
 // runSweeps runs the sweeps and saves the data if asked; it returns nil

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -84,6 +85,18 @@ func TestCalibrateFromData(t *testing.T) {
 	if s := p.Network.Eager; s < 3072 || s > 4096 {
 		t.Errorf("S = %d, want between 3 and 4 KiB", s)
 	}
+	// Its ping-pong steps after 256 B (the fast box ends), and S ends a
+	// regime: [network] prices the rendezvous.
+	var bounds []int64
+	for _, r := range p.Network.Regimes {
+		bounds = append(bounds, r.UpTo)
+	}
+	if !slices.Contains(bounds, 256) || !slices.Contains(bounds, p.Network.Eager) || bounds[len(bounds)-1] < p.Network.Eager {
+		t.Errorf("regimes up to %v, want 256 B and S = %d B among them", bounds, p.Network.Eager)
+	}
+	if !strings.Contains(errOut, ", up to 256 B: ") || !strings.Contains(errOut, "one set of parameters for every size: ") {
+		t.Errorf("calibrate does not report the regimes:\n%s", errOut)
+	}
 	if code, _, errOut := parley(t, "", "run", "pingpong-latency.parley", "--tasks", "2", "--platform", out, "--", "--maxbytes", "64K", "--reps", "3"); code != 0 {
 		t.Errorf("run on the calibrated platform: exit %d\n%s", code, errOut)
 	}
@@ -108,8 +121,14 @@ func TestCalibrateAndValidate(t *testing.T) {
 			t.Errorf("calibrate did not report the %s stage:\n%s", stage, errOut)
 		}
 	}
-	if _, err := netmodel.Load(plat); err != nil {
+	p, err := netmodel.Load(plat)
+	if err != nil {
 		t.Fatal(err)
+	}
+	// Open MPI's rendezvous, 4 KiB on shared memory, is a break: the
+	// regime below it ends at S.
+	if n := len(p.Network.Regimes); n == 0 || p.Network.Regimes[n-1].UpTo != p.Network.Eager {
+		t.Errorf("regimes %+v: none ends at S = %d B", p.Network.Regimes, p.Network.Eager)
 	}
 	validate := func(tolerance, runs string) (int, string, string) {
 		return parley(t, "", "validate", "pingpong-latency.parley", "--tasks", "2", "--platform", plat, "--dir", dir,

@@ -74,6 +74,27 @@ func TestRunProblems(t *testing.T) {
 	if code, _, errOut := parley(t, "", "run", "--platform", "nowhere"); code != 2 || !strings.Contains(errOut, "nowhere") {
 		t.Errorf("bad platform: %d %q", code, errOut)
 	}
+	// Regimes out of order: the file, the field and what to do, status 2.
+	bad := filepath.Join(t.TempDir(), "bad.toml")
+	os.WriteFile(bad, []byte(`name = "bad"
+[network]
+model = "loggp"
+L = "1us"
+o = "1us"
+g = "1us"
+G = "1ns/B"
+[[network.regime]]
+upto = "4KiB"
+o = "0.5us"
+[[network.regime]]
+upto = "1KiB"
+[machine]
+nodes = [{name = "n", flops = 1e9, memory_bandwidth = "1GB/s"}]
+`), 0o644)
+	if code, _, errOut := parley(t, "", "run", "ring.parley", "--platform", bad); code != 2 ||
+		!strings.Contains(errOut, bad+": network.regime[1].upto: 1024 B is not above the previous regime's upto (4096 B): list the regimes by increasing size") {
+		t.Errorf("regimes out of order: %d %q", code, errOut)
+	}
 	if code, _, errOut := parley(t, "", "run", "ring.parley", "--max-events", "100"); code != 1 || !strings.Contains(errOut, "--max-events") {
 		t.Errorf("event limit: %d %q", code, errOut)
 	}
