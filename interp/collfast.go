@@ -1,0 +1,734 @@
+package interp
+
+import (
+	"bufio"
+	"bytes"
+	"cmp"
+	"math"
+
+	"github.com/parley-hpc/parley/ir"
+	"github.com/parley-hpc/parley/netmodel"
+)
+
+// The collective evaluator (issue 19) replaces the events of a collective
+// that every task enters at once by a round-by-round evaluation in flat
+// arrays, with the same costs in the same order, so that the whole Result
+// is the one the event path gives.
+//
+// When a task reaches a candidate collective call it stops (parks) there
+// instead of starting it. Parked tasks wait only while the next event is
+// another task's wake-up at the same time that goes straight into the
+// same statement; before any other event they go on, in the order they
+// parked, at the time they parked, which is what they would have done
+// without parking (their part in the call starts with their own event,
+// and the others' events come after it). When every task has parked and
+// no event is left, nothing else can happen before the call ends, and the
+// call is evaluated:
+//
+//   - each task's part is a small state machine that does what
+//     Sim.collective, Sim.arrive and Sim.notify do for it: post a receive,
+//     send when the CPU and the NIC allow, absorb each message when the
+//     CPU and the receiving NIC are free (in arrival order, the first
+//     waiting for them), combine, resume; every event the event path
+//     would process is counted;
+//   - a task's events are taken in the queue's order: by time, then by
+//     when they were scheduled; two of one task's events at the same time
+//     scheduled at the same time would be ordered by events of other
+//     tasks, which the evaluator does not keep, so it gives up;
+//   - tasks are evaluated in windows of simulated time as long as the
+//     shortest delay of a message (o + L): a message sent in one window
+//     arrives in a later one, so within a window the tasks are independent.
+//
+// It gives up (and the parked tasks go on through the event path, as if
+// never parked) on anything it does not model: a flow or packet network,
+// a timeline, an observer, fast-forward, an event limit, a mapping of
+// tasks to processors, a rendezvous size, an algorithm netmodel.StepAt
+// does not index, a time past netmodel.MaxTime, or an order it cannot
+// tell. And a statement is a candidate only if, after it, no task can
+// communicate or write output again (see quietTail): the tasks then leave
+// the call in an order that changes nothing, so each task's continuation
+// is simply scheduled at its time. A run in which the evaluator was used
+// and that then fails (an assertion, a runtime error) is run again without
+// it, since the tasks' figures at the failure would differ.
+
+// cfState is the evaluator's state; Sim.cf is nil when no statement is a
+// candidate, so a run without one pays a nil check per collective call.
+type cfState struct {
+	candidate []bool // by statement ID: its tail is quiet
+	parked    []int32
+	stmt      ir.Stmt // where the parked tasks wait
+	call      collCall
+	at        Time
+	releasing bool  // the parked tasks are going on: they must not park again
+	used      bool  // a call was evaluated
+	evaluated int64 // calls evaluated, for tests
+}
+
+// newCollectiveEvaluator marks the candidate statements; it leaves s.cf
+// nil if the run can have none.
+func (s *Sim) newCollectiveEvaluator() {
+	o := &s.opts
+	if o.NoCollectiveEvaluator || s.net != nil || o.Timeline || o.Observer != nil || o.FastForward || o.MaxEvents > 0 {
+		return
+	}
+	if s.plat.Network.Overhead <= 0 || s.plat.Intra != nil && s.plat.Intra.Overhead <= 0 {
+		return // a send's CPU time is what makes every step an event
+	}
+	var cand []bool
+	for pc := range s.code {
+		in := &s.code[pc]
+		if in.op != opSimple {
+			continue
+		}
+		switch in.stmt.(type) {
+		case *ir.Multicast, *ir.Reduce, *ir.Synchronize:
+		default:
+			continue
+		}
+		if quietTail(s.code, pc) {
+			if cand == nil {
+				cand = make([]bool, len(s.stmts))
+			}
+			cand[in.stmt.ID()] = true
+		}
+	}
+	if cand != nil {
+		s.cf = &cfState{candidate: cand}
+	}
+}
+
+// quietTail reports whether the instruction at pc is outside every loop
+// and nothing after it communicates, writes output, draws from the random
+// stream the tasks share or reassigns processors: what each task does
+// after it then depends on nothing but its own state, and the order in
+// which the tasks leave it cannot matter.
+func quietTail(code []instr, pc int) bool {
+	for j := pc + 1; j < len(code); j++ {
+		in := &code[j]
+		switch in.op {
+		case opJump:
+			if in.target <= int32(pc) {
+				return false // a loop around pc
+			}
+		case opTimed, opTimedNext:
+			return false // agrees on its count with an all-reduce
+		case opRepeat:
+			if in.stmt.(*ir.Repeat).Sync {
+				return false
+			}
+		case opLet:
+			for _, b := range in.stmt.(*ir.Let).Bindings {
+				if b.Random != nil {
+					return false
+				}
+			}
+		case opSimple:
+			switch in.stmt.(type) {
+			case *ir.Delay, *ir.Work, *ir.Touch, *ir.TouchBuffer, *ir.BackendExec, *ir.Log,
+				*ir.ComputeAggregates, *ir.Counters, *ir.Assert, *ir.Await:
+			default:
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// cfPark is called when task t is about to start call of activity a; it
+// reports whether t parks there.
+func (s *Sim) cfPark(t *task, a *activity, call *collCall, spec *netmodel.Collective, alg netmodel.Algorithm) bool {
+	cf := s.cf
+	if cf.releasing {
+		return false
+	}
+	ok := cf.candidate[a.stmt.ID()] && len(a.ops) == 0 && len(a.calls) == 1 && call.times == 1 && !a.stay &&
+		call.group == s.everyone && call.sizes == nil && netmodel.Indexed(*spec, alg) &&
+		(t.rare == nil || t.rare.mapv == nil) && s.eager(spec, alg)
+	if len(cf.parked) > 0 {
+		if ok && cf.stmt == a.stmt && cf.at == s.now && sameCall(&cf.call, call) {
+			s.parkTask(t, a)
+			return true
+		}
+		// The parked tasks' part comes first: this task has done nothing
+		// yet in its event (see cfMayWait).
+		s.cfRelease()
+		return false
+	}
+	if !ok || s.msgs.live() > 0 || s.reqs.live() > 0 {
+		return false
+	}
+	cf.stmt, cf.call, cf.at = a.stmt, *call, s.now
+	s.parkTask(t, a)
+	return true
+}
+
+// parkTask parks task t at the statement of its activity a. A million
+// parked tasks hold no activity: t goes back to the start of the
+// statement, which it runs again if released (evaluating it again gives
+// the same calls, and nothing else happened in between).
+func (s *Sim) parkTask(t *task, a *activity) {
+	s.freeActivity(a)
+	t.act = nil
+	s.cf.parked = append(s.cf.parked, t.id)
+}
+
+func sameCall(a, b *collCall) bool {
+	return a.op == b.op && a.group == b.group && a.root == b.root && a.bytes == b.bytes && a.tag == b.tag
+}
+
+// eager reports whether every message of the call goes eagerly. The
+// indexed algorithms send the whole vector, or nothing (the barrier).
+func (s *Sim) eager(spec *netmodel.Collective, alg netmodel.Algorithm) bool {
+	b := spec.Bytes
+	if spec.Op == netmodel.Barrier {
+		b = 0
+	}
+	return !s.plat.Network.Rendezvous(b) && (s.plat.Intra == nil || !s.plat.Intra.Rendezvous(b)) && b <= s.maxBytes
+}
+
+// cfMayWait reports whether the parked tasks may stay parked while the
+// next event is processed: a wake-up, at the time they parked, of a task
+// that goes straight into the statement they wait in (its event does
+// nothing before it reaches the call, so if it does not park too, the
+// parked tasks can still go first; see cfPark).
+func (s *Sim) cfMayWait() bool {
+	if s.q.len() == 0 {
+		return false
+	}
+	at, e := s.q.peek()
+	if at != s.cf.at || e.kind() != evResume {
+		return false
+	}
+	t := &s.tasks[e.id()]
+	if t.act != nil || t.status == done || t.cpuFree > at {
+		return false
+	}
+	pc := t.pc
+	for s.code[pc].op == opTable {
+		pc++ // starting a top-level statement only ends the task's log table
+	}
+	return s.code[pc].op == opSimple && s.code[pc].stmt == s.cf.stmt
+}
+
+// cfRelease lets the parked tasks go on, in the order they parked, at the
+// time they parked.
+func (s *Sim) cfRelease() {
+	cf := s.cf
+	parked := cf.parked
+	cf.parked = nil
+	cf.releasing = true
+	for _, id := range parked {
+		s.exec(&s.tasks[id])
+		if s.fatal {
+			break
+		}
+	}
+	cf.releasing = false
+	cf.parked = parked[:0]
+}
+
+// cfGo is called by the event loop when the parked tasks may not wait
+// for the next event: it evaluates the call if every task has parked
+// with nothing left, else (or if the evaluator cannot tell) lets them go
+// on.
+func (s *Sim) cfGo() {
+	cf := s.cf
+	if s.q.len() == 0 && len(cf.parked) == len(s.tasks) && s.cfEvaluate() {
+		cf.parked = cf.parked[:0]
+		cf.used = true
+		cf.evaluated++
+		return
+	}
+	s.cfRelease()
+}
+
+// runCollectives is Run with the evaluator: a run that used it and then
+// failed is run again without it, its OUTPUTS held back until the run
+// that counts.
+func (s *Sim) runCollectives() {
+	out := s.out
+	var held bytes.Buffer
+	s.out = bufio.NewWriter(&held)
+	s.run()
+	if s.fatal && s.cf.used {
+		opts := s.opts
+		opts.NoCollectiveEvaluator = true
+		if fresh, err := New(s.prog, opts); err == nil { // New took these options once
+			*s = *fresh
+			for i := range s.tasks {
+				s.tasks[i].sim = s
+			}
+			held.Reset()
+			s.out = bufio.NewWriter(&held)
+			s.run()
+		}
+	}
+	s.out.Flush()
+	s.out = out
+	s.out.Write(held.Bytes())
+	s.out.Flush()
+}
+
+// cfTask is one task's part while a call is evaluated.
+type cfTask struct {
+	cpu, snd, rcv Time // when the CPU and the NIC's two directions are free
+	comm, comp    Time // added by the call
+	stepDone      Time
+	resume        cfKey // the task's pending wake-up; resume.at < 0: none
+	last          cfKey // the last event processed, for the order checks
+	arrivals      int32 // messages whose event is pending, in queue order (cfMsg.next); -1: none
+	inbox         int32 // messages waiting for the CPU, the first with an event, in arrival order
+	unexpected    int32 // absorbed messages not yet received, in arrival order
+	msgs, bytes   int64 // messages and bytes inside the collective, both ends
+	k, total      int32
+	ord           int32 // events processed, but for the first
+	next          Time  // when its next event is due; maxTime: none
+	recvPosted    bool
+	recvWaiting   bool // posted and not complete
+	sendPosted    bool
+	reduced       bool
+	waiting       bool
+	done          bool
+}
+
+// cfKey is where an event stands in the queue: at its time, after every
+// event scheduled before it; events scheduled at the same time come in the
+// order of the events that scheduled them (their parents), one parent's in
+// turn (sub), and so on back. The evaluator keeps two generations. It
+// knows the order of one task's events (it processes them in order) and
+// of the tasks' first events, in which they start the call: the order
+// they parked (pfirst and gfirst: 1 + that place, for a parent and a
+// grandparent that is a first event; 0 otherwise). Deeper ties are not
+// told apart.
+type cfKey struct {
+	at, pushed, ppushed Time
+	parent, grand       cfRef
+	pfirst, gfirst      int32
+	sub, psub           uint8
+}
+
+// cfRef names an event: the ord'th a task processed in the call, 0 being
+// the one in which it started.
+type cfRef struct{ task, ord int32 }
+
+// order compares two events in queue order: -1 if a comes first, 1 if b
+// does, 0 if the evaluator cannot tell.
+func (a cfKey) order(b cfKey) int {
+	switch {
+	case a.at != b.at:
+		return cmp.Compare(a.at, b.at)
+	case a.pushed != b.pushed:
+		return cmp.Compare(a.pushed, b.pushed)
+	case a.parent == b.parent:
+		return cmp.Compare(a.sub, b.sub)
+	case a.parent.task == b.parent.task:
+		return cmp.Compare(a.parent.ord, b.parent.ord)
+	case a.pfirst > 0 && b.pfirst > 0:
+		return cmp.Compare(a.pfirst, b.pfirst)
+	case a.pfirst > 0 || b.pfirst > 0:
+		return 0
+	case a.ppushed != b.ppushed:
+		// The parents, events of two tasks at the same time, in the order
+		// of theirs.
+		return cmp.Compare(a.ppushed, b.ppushed)
+	case a.grand == b.grand:
+		return cmp.Compare(a.psub, b.psub)
+	case a.grand.task == b.grand.task:
+		return cmp.Compare(a.grand.ord, b.grand.ord)
+	case a.gfirst > 0 && b.gfirst > 0:
+		return cmp.Compare(a.gfirst, b.gfirst)
+	}
+	return 0
+}
+
+// cfMsg is a message of the call.
+type cfMsg struct {
+	key     cfKey // its pending event
+	readyAt Time  // once absorbed: when its receive can complete
+	bytes   int64
+	src     int32
+	next    int32 // in the receiver's pending arrivals
+	qnext   int32 // in its inbox or unexpected messages
+}
+
+// cfEval is one evaluation.
+type cfEval struct {
+	s       *Sim
+	spec    netmodel.Collective
+	alg     netmodel.Algorithm
+	tasks   []cfTask
+	msgs    []cfMsg
+	free    []int32
+	start   Time  // the parked time
+	la      Time  // the window: the shortest delay of a message
+	soonest Time  // the earliest next event of a task, as far as known
+	end     Time  // the end of the window being evaluated
+	cur     int32 // the task being advanced
+	now     cfKey // the event being processed,
+	nowRef  cfRef // which it is,
+	first   int32 // 1 + its task's place in parking order if it is the task's first, else 0,
+	sub     uint8 // and the events it has scheduled
+	events  int64
+	failed  bool
+}
+
+// cfEvaluate evaluates the call every task has parked in and applies it;
+// it reports false, changing nothing, if it cannot tell the result.
+func (s *Sim) cfEvaluate() bool {
+	cf := s.cf
+	spec, alg, _ := s.collSpec(&s.tasks[cf.parked[0]], &cf.call)
+	ev := &cfEval{s: s, spec: spec, alg: alg, start: s.now, cur: -1, soonest: noEvent, end: s.now}
+	ev.la = s.plat.Network.Overhead + s.plat.Network.Latency
+	if s.plat.Intra != nil {
+		ev.la = min(ev.la, s.plat.Intra.Overhead+s.plat.Intra.Latency)
+	}
+	n := len(s.tasks)
+	ev.tasks = make([]cfTask, n)
+	for i := range ev.tasks {
+		t := &s.tasks[i]
+		ev.tasks[i] = cfTask{cpu: t.cpuFree, snd: t.sendFree, rcv: t.recvFree, resume: cfKey{at: -1}, last: cfKey{at: s.now, pushed: -1},
+			arrivals: -1, inbox: -1, unexpected: -1, next: noEvent}
+		_, total := netmodel.StepAt(spec, alg, i, 0)
+		if total == 0 {
+			return false // the call would end within the parking event
+		}
+		ev.tasks[i].total = int32(total)
+	}
+	// The tasks start in the order they parked, each in the event that
+	// brought it to the call.
+	for i, id := range cf.parked {
+		ev.cur, ev.first = id, int32(i)+1
+		ev.now, ev.nowRef, ev.sub = cfKey{at: s.now}, cfRef{id, 0}, 0
+		ev.run(id, s.now)
+		ev.cur, ev.first = -1, 0
+		if ev.tasks[id].done || ev.failed {
+			return false
+		}
+		ev.refresh(&ev.tasks[id])
+	}
+	// Window by window, the tasks in index order: a task's part of a
+	// window depends on no other's.
+	for !ev.failed && ev.soonest < noEvent {
+		w := (ev.soonest - ev.start) / ev.la
+		ev.end = ev.start + (w+1)*ev.la
+		ev.soonest = noEvent
+		for i := range ev.tasks {
+			if c := &ev.tasks[i]; c.next < ev.end {
+				ev.cur = int32(i)
+				ev.advance(int32(i), ev.end)
+				ev.cur = -1
+				if ev.failed {
+					break
+				}
+			} else {
+				ev.soonest = min(ev.soonest, c.next)
+			}
+		}
+	}
+	if ev.failed {
+		return false
+	}
+	for i := range ev.tasks {
+		if !ev.tasks[i].done {
+			return false // cannot happen: every plan ends
+		}
+	}
+	ev.apply()
+	return true
+}
+
+// apply writes the evaluated call into the tasks and schedules each
+// task's continuation, the event in which it leaves the call.
+func (ev *cfEval) apply() {
+	s := ev.s
+	for i := range ev.tasks {
+		c, t := &ev.tasks[i], &s.tasks[i]
+		t.cpuFree, t.sendFree, t.recvFree = c.cpu, c.snd, c.rcv
+		t.comm += c.comm
+		t.compute += c.comp
+		t.total.collMsgs += c.msgs
+		t.total.collBytes += c.bytes
+		t.act = doneActivity // the statement is done when it resumes
+		t.waitOn = noWait
+		s.schedule(c.last.at, makeEvent(evResume, int32(i)))
+	}
+	// The continuations are counted as they are processed.
+	s.nev += ev.events - int64(len(ev.tasks))
+	s.noteCollective(ref(s.cf.stmt), &ev.spec, ev.alg)
+}
+
+// advance processes task id's events before end, in queue order.
+func (ev *cfEval) advance(id int32, end Time) {
+	c := &ev.tasks[id]
+loop:
+	for !ev.failed && !c.done {
+		r, a := c.resume, c.arrivals
+		switch {
+		case a >= 0 && r.at >= 0 && ev.msgs[a].key.order(r) == 0:
+			ev.failed = true // which goes first depends on other tasks' events
+			return
+		case a >= 0 && (r.at < 0 || ev.msgs[a].key.order(r) < 0):
+			k := ev.msgs[a].key
+			if k.at >= end {
+				break loop
+			}
+			c.arrivals = ev.msgs[a].next
+			ev.event(id, k)
+			ev.arrive(id, a, k.at)
+		case r.at >= 0:
+			if r.at >= end {
+				break loop
+			}
+			c.resume = cfKey{at: -1}
+			ev.event(id, r)
+			if c.cpu > r.at {
+				ev.wake(id, c.cpu, r.at)
+				continue
+			}
+			ev.run(id, r.at)
+		default:
+			break loop // waiting for a message from another window
+		}
+	}
+	ev.refresh(c)
+}
+
+// event counts task id's event at k, which is processed now, and checks
+// that it comes after the last.
+func (ev *cfEval) event(id int32, k cfKey) {
+	c := &ev.tasks[id]
+	if c.last.order(k) >= 0 {
+		ev.failed = true
+	}
+	c.last = k
+	c.ord++
+	ev.now, ev.nowRef, ev.sub = k, cfRef{id, c.ord}, 0
+	ev.events++
+}
+
+// push returns the key of an event at at that the event being processed
+// schedules.
+func (ev *cfEval) push(at Time) cfKey {
+	k := ev.now
+	ev.sub++
+	return cfKey{at: at, pushed: k.at, ppushed: k.pushed, parent: ev.nowRef, grand: k.parent,
+		pfirst: ev.first, gfirst: k.pfirst, sub: ev.sub - 1, psub: k.sub}
+}
+
+// noEvent is the next event of a task that has none.
+const noEvent = Time(math.MaxInt64)
+
+// refresh notes when task c's next event is due.
+func (ev *cfEval) refresh(c *cfTask) {
+	c.next = noEvent
+	if c.resume.at >= 0 {
+		c.next = c.resume.at
+	}
+	if c.arrivals >= 0 {
+		c.next = min(c.next, ev.msgs[c.arrivals].key.at)
+	}
+	if c.next >= ev.end {
+		ev.soonest = min(ev.soonest, c.next) // else due in this window's pass
+	}
+}
+
+// wake schedules task id's wake-up at at (or now, if earlier), from an
+// event at now.
+func (ev *cfEval) wake(id int32, at, now Time) {
+	c := &ev.tasks[id]
+	if c.resume.at >= 0 || at > netmodel.MaxTime {
+		ev.failed = true // one wake-up at a time; times past MaxTime overflow
+		return
+	}
+	c.resume = ev.push(max(at, now))
+}
+
+// run continues task id's part of the call at time now, as
+// Sim.collective does.
+func (ev *cfEval) run(id int32, now Time) {
+	s := ev.s
+	c := &ev.tasks[id]
+	for c.k < c.total {
+		st, _ := netmodel.StepAt(ev.spec, ev.alg, int(id), int(c.k))
+		if st.RecvFrom >= 0 && !c.recvPosted {
+			c.recvPosted = true
+			if m := ev.takeUnexpected(c, int32(st.RecvFrom)); m >= 0 {
+				c.stepDone = max(c.stepDone, now, ev.msgs[m].readyAt)
+				c.msgs++
+				c.bytes += st.RecvBytes
+				ev.release(m)
+			} else {
+				c.recvWaiting = true
+			}
+		}
+		if st.SendTo >= 0 && !c.sendPosted {
+			if at := max(now, c.cpu, c.snd); at > now {
+				ev.wake(id, at, now)
+				return
+			}
+			c.sendPosted = true
+			dst := int32(st.SendTo)
+			link := s.link(id, dst)
+			cpu := link.SendCPU(st.SendBytes)
+			c.cpu = now + cpu
+			c.snd = now + link.SendNIC(st.SendBytes)
+			c.comm += cpu
+			c.msgs++
+			c.bytes += st.SendBytes
+			ev.send(id, dst, st.SendBytes, now+link.Overhead+link.Latency, now)
+			c.stepDone = max(c.stepDone, c.cpu)
+		}
+		if c.recvWaiting {
+			c.waiting = true
+			return
+		}
+		if c.stepDone > now {
+			ev.wake(id, c.stepDone, now)
+			return
+		}
+		if st.Reduce > 0 && !c.reduced {
+			c.reduced = true
+			if d := s.plat.Machine.Touch(int64(id), s.g.NumTasks, satMul(3, st.Reduce)); d > 0 {
+				if d > netmodel.MaxTime {
+					ev.failed = true
+					return
+				}
+				c.comp += d
+				c.cpu = now + d
+				ev.wake(id, c.cpu, now)
+				return
+			}
+		}
+		c.k++
+		c.recvPosted, c.sendPosted, c.reduced, c.stepDone = false, false, false, 0
+	}
+	// This event is the continuation: the task leaves the call here.
+	c.done = true
+}
+
+// send makes a message from src to dst of the given bytes whose first
+// event is at at, scheduled at now.
+func (ev *cfEval) send(src, dst int32, bytes int64, at, now Time) {
+	var m int32
+	if n := len(ev.free); n > 0 {
+		m = ev.free[n-1]
+		ev.free = ev.free[:n-1]
+	} else {
+		ev.msgs = append(ev.msgs, cfMsg{})
+		m = int32(len(ev.msgs) - 1)
+	}
+	ev.msgs[m] = cfMsg{key: ev.push(at), bytes: bytes, src: src, next: -1, qnext: -1}
+	ev.schedule(dst, m)
+}
+
+// schedule files message m's event among task id's pending arrivals, in
+// queue order.
+func (ev *cfEval) schedule(id, m int32) {
+	if ev.msgs[m].key.at > netmodel.MaxTime {
+		ev.failed = true
+		return
+	}
+	c := &ev.tasks[id]
+	k := ev.msgs[m].key
+	p := &c.arrivals
+	for *p >= 0 {
+		o := k.order(ev.msgs[*p].key)
+		if o == 0 {
+			ev.failed = true // the order depends on other tasks' events
+			return
+		}
+		if o < 0 {
+			break
+		}
+		p = &ev.msgs[*p].next
+	}
+	ev.msgs[m].next = *p
+	*p = m
+	if id != ev.cur {
+		if k.at < ev.end {
+			ev.failed = true // cannot happen: a message takes a window to arrive
+			return
+		}
+		ev.refresh(c) // the task being advanced is refreshed when done
+	}
+}
+
+func (ev *cfEval) release(m int32) { ev.free = append(ev.free, m) }
+
+// takeUnexpected removes and returns the first absorbed message from src,
+// or -1.
+func (ev *cfEval) takeUnexpected(c *cfTask, src int32) int32 {
+	for p := &c.unexpected; *p >= 0; p = &ev.msgs[*p].qnext {
+		if m := *p; ev.msgs[m].src == src {
+			*p = ev.msgs[m].qnext
+			return m
+		}
+	}
+	return -1
+}
+
+// arrive handles message m's event at task id at time now, as Sim.arrive
+// and Sim.wait do: it waits while the CPU or the receiving NIC is busy,
+// behind the messages that came before it, and is then absorbed.
+func (ev *cfEval) arrive(id, m int32, now Time) {
+	c := &ev.tasks[id]
+	free := max(c.cpu, c.rcv)
+	switch {
+	case c.inbox < 0 && free <= now:
+	case c.inbox < 0:
+		c.inbox = m
+		ev.requeue(id, m, free, now)
+		return
+	case c.inbox != m:
+		// Others wait ahead of it: it joins the end, without an event.
+		ev.append(&c.inbox, m)
+		return
+	case free <= now:
+		c.inbox = ev.msgs[m].qnext
+		ev.msgs[m].qnext = -1
+	default:
+		ev.requeue(id, m, free, now)
+		return
+	}
+	link := ev.s.link(ev.msgs[m].src, id)
+	bytes := ev.msgs[m].bytes
+	cpu := link.RecvCPU(bytes)
+	c.cpu = now + cpu
+	c.rcv = now + link.RecvNIC(bytes)
+	c.comm += cpu
+	st, _ := netmodel.StepAt(ev.spec, ev.alg, int(id), int(c.k))
+	if c.recvWaiting && int32(st.RecvFrom) == ev.msgs[m].src {
+		c.recvWaiting = false
+		c.msgs++
+		c.bytes += st.RecvBytes
+		ev.release(m)
+		c.stepDone = max(c.stepDone, c.cpu)
+		if c.waiting {
+			c.waiting = false
+			ev.wake(id, c.stepDone, now)
+		}
+	} else {
+		ev.msgs[m].readyAt = c.cpu
+		ev.append(&c.unexpected, m)
+	}
+	if c.inbox >= 0 {
+		ev.requeue(id, c.inbox, max(now, c.cpu, c.rcv), now)
+	}
+}
+
+// append adds message m at the end of the list at head.
+func (ev *cfEval) append(head *int32, m int32) {
+	p := head
+	for *p >= 0 {
+		p = &ev.msgs[*p].qnext
+	}
+	ev.msgs[m].qnext = -1
+	*p = m
+}
+
+// requeue gives message m, first in task id's inbox, its event at at,
+// scheduled at now.
+func (ev *cfEval) requeue(id, m int32, at, now Time) {
+	ev.msgs[m].key = ev.push(at)
+	ev.schedule(id, m)
+}
