@@ -71,7 +71,7 @@ func (s *Sim) newCollectiveEvaluator() {
 	if o.NoCollectiveEvaluator || s.net != nil || o.Timeline || o.Observer != nil || o.FastForward || o.MaxEvents > 0 {
 		return
 	}
-	if s.plat.Network.Overhead <= 0 || s.plat.Intra != nil && s.plat.Intra.Overhead <= 0 {
+	if s.plat.Network.Overhead <= 0 || s.intra() && s.plat.Intra.Overhead <= 0 {
 		return // a send's CPU time is what makes every step an event
 	}
 	var cand []bool
@@ -183,8 +183,13 @@ func (s *Sim) eager(spec *netmodel.Collective, alg netmodel.Algorithm) bool {
 	if spec.Op == netmodel.Barrier {
 		b = 0
 	}
-	return !s.plat.Network.Rendezvous(b) && (s.plat.Intra == nil || !s.plat.Intra.Rendezvous(b)) && b <= s.maxBytes
+	return !s.plat.Network.Rendezvous(b) && (!s.intra() || !s.plat.Intra.Rendezvous(b)) && b <= s.maxBytes
 }
+
+// intra reports whether messages between tasks on one node take the
+// platform's intra-node link: whether there is one and nodes hold several
+// tasks (see netmodel.Platform.LinkTo).
+func (s *Sim) intra() bool { return s.plat.Intra != nil && s.plat.Machine.TasksPerNode > 1 }
 
 // cfMayWait reports whether the parked tasks may stay parked while the
 // next event is processed: a wake-up, at the time they parked, of a task
@@ -275,14 +280,13 @@ type cfTask struct {
 	comm, comp    Time // added by the call
 	stepDone      Time
 	resume        cfKey // the task's pending wake-up; resume.at < 0: none
-	last          cfKey // the last event processed, for the order checks
+	lastAt        Time  // when its last event was processed
 	arrivals      int32 // messages whose event is pending, in queue order (cfMsg.next); -1: none
 	inbox         int32 // messages waiting for the CPU, the first with an event, in arrival order
 	unexpected    int32 // absorbed messages not yet received, in arrival order
 	msgs, bytes   int64 // messages and bytes inside the collective, both ends
 	k, total      int32
 	ord           int32 // events processed, but for the first
-	next          Time  // when its next event is due; maxTime: none
 	recvPosted    bool
 	recvWaiting   bool // posted and not complete
 	sendPosted    bool
@@ -353,23 +357,27 @@ type cfMsg struct {
 
 // cfEval is one evaluation.
 type cfEval struct {
-	s       *Sim
-	spec    netmodel.Collective
-	alg     netmodel.Algorithm
-	tasks   []cfTask
-	msgs    []cfMsg
-	free    []int32
-	start   Time  // the parked time
-	la      Time  // the window: the shortest delay of a message
-	soonest Time  // the earliest next event of a task, as far as known
-	end     Time  // the end of the window being evaluated
-	cur     int32 // the task being advanced
-	now     cfKey // the event being processed,
-	nowRef  cfRef // which it is,
-	first   int32 // 1 + its task's place in parking order if it is the task's first, else 0,
-	sub     uint8 // and the events it has scheduled
-	events  int64
-	failed  bool
+	s     *Sim
+	spec  netmodel.Collective
+	alg   netmodel.Algorithm
+	tasks []cfTask
+	msgs  []cfMsg
+	free  []int32
+	start Time   // the parked time
+	la    Time   // the window: the shortest delay of a message
+	next  []Time // by task: when its next event is due; noEvent: none
+	// The last size combine priced, and its time.
+	combined    int64
+	combineTime Time
+	soonest     Time  // the earliest next event of a task, as far as known
+	end         Time  // the end of the window being evaluated
+	cur         int32 // the task being advanced
+	now         cfKey // the event being processed,
+	nowRef      cfRef // which it is,
+	first       int32 // 1 + its task's place in parking order if it is the task's first, else 0,
+	sub         uint8 // and the events it has scheduled
+	events      int64
+	failed      bool
 }
 
 // cfEvaluate evaluates the call every task has parked in and applies it;
@@ -377,17 +385,21 @@ type cfEval struct {
 func (s *Sim) cfEvaluate() bool {
 	cf := s.cf
 	spec, alg, _ := s.collSpec(&s.tasks[cf.parked[0]], &cf.call)
-	ev := &cfEval{s: s, spec: spec, alg: alg, start: s.now, cur: -1, soonest: noEvent, end: s.now}
+	ev := &cfEval{s: s, spec: spec, alg: alg, start: s.now, cur: -1, soonest: noEvent, end: s.now, combined: -1}
 	ev.la = s.plat.Network.Overhead + s.plat.Network.Latency
-	if s.plat.Intra != nil {
+	if s.intra() {
 		ev.la = min(ev.la, s.plat.Intra.Overhead+s.plat.Intra.Latency)
 	}
 	n := len(s.tasks)
 	ev.tasks = make([]cfTask, n)
+	ev.next = make([]Time, n)
+	// About one message per task is in flight at a time; growing the
+	// slice there by doubling would copy it and touch fresh memory twice.
+	ev.msgs = make([]cfMsg, 0, n)
 	for i := range ev.tasks {
 		t := &s.tasks[i]
-		ev.tasks[i] = cfTask{cpu: t.cpuFree, snd: t.sendFree, rcv: t.recvFree, resume: cfKey{at: -1}, last: cfKey{at: s.now, pushed: -1},
-			arrivals: -1, inbox: -1, unexpected: -1, next: noEvent}
+		ev.tasks[i] = cfTask{cpu: t.cpuFree, snd: t.sendFree, rcv: t.recvFree, resume: cfKey{at: -1}, lastAt: s.now,
+			arrivals: -1, inbox: -1, unexpected: -1}
 		_, total := netmodel.StepAt(spec, alg, i, 0)
 		if total == 0 {
 			return false // the call would end within the parking event
@@ -404,7 +416,7 @@ func (s *Sim) cfEvaluate() bool {
 		if ev.tasks[id].done || ev.failed {
 			return false
 		}
-		ev.refresh(&ev.tasks[id])
+		ev.refresh(id)
 	}
 	// Window by window, the tasks in index order: a task's part of a
 	// window depends on no other's.
@@ -412,8 +424,8 @@ func (s *Sim) cfEvaluate() bool {
 		w := (ev.soonest - ev.start) / ev.la
 		ev.end = ev.start + (w+1)*ev.la
 		ev.soonest = noEvent
-		for i := range ev.tasks {
-			if c := &ev.tasks[i]; c.next < ev.end {
+		for i, next := range ev.next {
+			if next < ev.end {
 				ev.cur = int32(i)
 				ev.advance(int32(i), ev.end)
 				ev.cur = -1
@@ -421,7 +433,7 @@ func (s *Sim) cfEvaluate() bool {
 					break
 				}
 			} else {
-				ev.soonest = min(ev.soonest, c.next)
+				ev.soonest = min(ev.soonest, next)
 			}
 		}
 	}
@@ -450,7 +462,7 @@ func (ev *cfEval) apply() {
 		t.total.collBytes += c.bytes
 		t.act = doneActivity // the statement is done when it resumes
 		t.waitOn = noWait
-		s.schedule(c.last.at, makeEvent(evResume, int32(i)))
+		s.schedule(c.lastAt, makeEvent(evResume, int32(i)))
 	}
 	// The continuations are counted as they are processed.
 	s.nev += ev.events - int64(len(ev.tasks))
@@ -490,17 +502,13 @@ loop:
 			break loop // waiting for a message from another window
 		}
 	}
-	ev.refresh(c)
+	ev.refresh(id)
 }
 
-// event counts task id's event at k, which is processed now, and checks
-// that it comes after the last.
+// event counts task id's event at k, which is processed now.
 func (ev *cfEval) event(id int32, k cfKey) {
 	c := &ev.tasks[id]
-	if c.last.order(k) >= 0 {
-		ev.failed = true
-	}
-	c.last = k
+	c.lastAt = k.at
 	c.ord++
 	ev.now, ev.nowRef, ev.sub = k, cfRef{id, c.ord}, 0
 	ev.events++
@@ -515,20 +523,45 @@ func (ev *cfEval) push(at Time) cfKey {
 		pfirst: ev.first, gfirst: k.pfirst, sub: ev.sub - 1, psub: k.sub}
 }
 
+// link is Sim.link, without looking for the node when every message
+// takes the network.
+func (ev *cfEval) link(a, b int32) *netmodel.LogGP {
+	if !ev.s.intra() {
+		return &ev.s.plat.Network
+	}
+	return ev.s.link(a, b)
+}
+
+// combine is what task id's CPU takes to combine bytes in a reduction, as
+// in Sim.collective; on a machine of one kind of node it is the same for
+// every task, and computed once per size.
+func (ev *cfEval) combine(id int32, bytes int64) Time {
+	m := &ev.s.plat.Machine
+	if len(m.Nodes) != 1 {
+		return m.Touch(int64(id), ev.s.g.NumTasks, satMul(3, bytes))
+	}
+	if bytes != ev.combined {
+		ev.combined, ev.combineTime = bytes, m.Touch(int64(id), ev.s.g.NumTasks, satMul(3, bytes))
+	}
+	return ev.combineTime
+}
+
 // noEvent is the next event of a task that has none.
 const noEvent = Time(math.MaxInt64)
 
-// refresh notes when task c's next event is due.
-func (ev *cfEval) refresh(c *cfTask) {
-	c.next = noEvent
+// refresh notes when task id's next event is due.
+func (ev *cfEval) refresh(id int32) {
+	c := &ev.tasks[id]
+	next := noEvent
 	if c.resume.at >= 0 {
-		c.next = c.resume.at
+		next = c.resume.at
 	}
 	if c.arrivals >= 0 {
-		c.next = min(c.next, ev.msgs[c.arrivals].key.at)
+		next = min(next, ev.msgs[c.arrivals].key.at)
 	}
-	if c.next >= ev.end {
-		ev.soonest = min(ev.soonest, c.next) // else due in this window's pass
+	ev.next[id] = next
+	if next >= ev.end {
+		ev.soonest = min(ev.soonest, next) // else due in this window's pass
 	}
 }
 
@@ -546,7 +579,6 @@ func (ev *cfEval) wake(id int32, at, now Time) {
 // run continues task id's part of the call at time now, as
 // Sim.collective does.
 func (ev *cfEval) run(id int32, now Time) {
-	s := ev.s
 	c := &ev.tasks[id]
 	for c.k < c.total {
 		st, _ := netmodel.StepAt(ev.spec, ev.alg, int(id), int(c.k))
@@ -568,7 +600,7 @@ func (ev *cfEval) run(id int32, now Time) {
 			}
 			c.sendPosted = true
 			dst := int32(st.SendTo)
-			link := s.link(id, dst)
+			link := ev.link(id, dst)
 			cpu := link.SendCPU(st.SendBytes)
 			c.cpu = now + cpu
 			c.snd = now + link.SendNIC(st.SendBytes)
@@ -588,7 +620,7 @@ func (ev *cfEval) run(id int32, now Time) {
 		}
 		if st.Reduce > 0 && !c.reduced {
 			c.reduced = true
-			if d := s.plat.Machine.Touch(int64(id), s.g.NumTasks, satMul(3, st.Reduce)); d > 0 {
+			if d := ev.combine(id, st.Reduce); d > 0 {
 				if d > netmodel.MaxTime {
 					ev.failed = true
 					return
@@ -649,7 +681,7 @@ func (ev *cfEval) schedule(id, m int32) {
 			ev.failed = true // cannot happen: a message takes a window to arrive
 			return
 		}
-		ev.refresh(c) // the task being advanced is refreshed when done
+		ev.refresh(id) // the task being advanced is refreshed when done
 	}
 }
 
@@ -690,7 +722,7 @@ func (ev *cfEval) arrive(id, m int32, now Time) {
 		ev.requeue(id, m, free, now)
 		return
 	}
-	link := ev.s.link(ev.msgs[m].src, id)
+	link := ev.link(ev.msgs[m].src, id)
 	bytes := ev.msgs[m].bytes
 	cpu := link.RecvCPU(bytes)
 	c.cpu = now + cpu
