@@ -205,10 +205,17 @@ func (s *Sim) cfMayWait() bool {
 		return false
 	}
 	t := &s.tasks[e.id()]
-	if t.act != nil || t.status == done || t.cpuFree > at {
+	if t.status == done || t.cpuFree > at {
 		return false
 	}
 	pc := t.pc
+	switch t.act {
+	case nil:
+	case doneActivity:
+		pc++ // a computation ends; the task goes on with the next statement
+	default:
+		return false
+	}
 	for s.code[pc].op == opTable {
 		pc++ // starting a top-level statement only ends the task's log table
 	}
@@ -222,9 +229,10 @@ func (s *Sim) cfRelease() {
 	parked := cf.parked
 	cf.parked = nil
 	cf.releasing = true
+	fatal := s.fatal // a run that failed since they parked still sees them start
 	for _, id := range parked {
 		s.exec(&s.tasks[id])
-		if s.fatal {
+		if s.fatal && !fatal {
 			break
 		}
 	}

@@ -275,6 +275,11 @@ func (s *Sim) resumeAt(t *task, at Time) {
 
 func (s *Sim) run() {
 	defer s.out.Flush()
+	if s.cf != nil {
+		// A run stopped while tasks were parked at a collective ends as
+		// if they had gone on (see collfast.go).
+		defer s.cfRelease()
+	}
 	s.lastProgress = time.Now()
 	for !s.fatal {
 		watch := false
