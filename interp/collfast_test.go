@@ -188,8 +188,17 @@ func TestCollectiveEvaluatorEdges(t *testing.T) {
 		{"after computing", "ALL TASKS COMPUTE FOR 2 MICROSECONDS.\nALL TASKS REDUCE 1 DOUBLEWORD.", 16, 1, interp.Finished},
 		{"a subgroup", "TASKS t SUCH THAT t < 8 REDUCE 1 DOUBLEWORD.", 16, 0, interp.Finished},
 		{"rendezvous", "TASK 0 MULTICASTS A 1 MEGABYTE MESSAGE TO ALL OTHER TASKS.", 16, 0, interp.Finished},
+		{"reduce-scatter", "ALL TASKS REDUCE 64 DOUBLEWORDS AND SCATTER THE RESULT.", 16, 0, interp.Finished},
+		{"ring allreduce", "ALL TASKS REDUCE 1 DOUBLEWORD.", 16, 0, interp.Finished},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			plat := plat
+			if c.name == "ring allreduce" {
+				// The platform's choice, which StepAt does not index.
+				ring := *plat
+				ring.Collectives = map[netmodel.Op]netmodel.Algorithm{netmodel.Allreduce: "ring"}
+				plat = &ring
+			}
 			res, ev := runBoth(t, c.src, c.n, plat)
 			if ev != c.evaluated || res.Status != c.status {
 				t.Errorf("%d calls evaluated, status %v; want %d, %v", ev, res.Status, c.evaluated, c.status)
