@@ -287,20 +287,28 @@ type cfTask struct {
 	cpu, snd, rcv Time // when the CPU and the NIC's two directions are free
 	comm, comp    Time // added by the call
 	stepDone      Time
-	resume        cfKey // the task's pending wake-up; resume.at < 0: none
-	lastAt        Time  // when its last event was processed
-	arrivals      int32 // messages whose event is pending, in queue order (cfMsg.next); -1: none
-	inbox         int32 // messages waiting for the CPU, the first with an event, in arrival order
-	unexpected    int32 // absorbed messages not yet received, in arrival order
-	msgs, bytes   int64 // messages and bytes inside the collective, both ends
+	resume        cfKey  // the task's pending wake-up; resume.at < 0: none
+	lastAt        Time   // when its last event was processed
+	arrivals      int32  // messages whose event is pending, in queue order (cfMsg.next); -1: none
+	inbox         int32  // messages waiting for the CPU, the first with an event, in arrival order
+	unexpected    int32  // absorbed messages not yet received, in arrival order
+	msgs, bytes   int64  // messages and bytes inside the collective, both ends
+	step          cfStep // step k, once planned
 	k, total      int32
 	ord           int32 // events processed, but for the first
+	planned       bool  // step holds step k
 	recvPosted    bool
 	recvWaiting   bool // posted and not complete
 	sendPosted    bool
 	reduced       bool
 	waiting       bool
 	done          bool
+}
+
+// cfStep is a netmodel.Step in less room.
+type cfStep struct {
+	sendTo, recvFrom             int32
+	sendBytes, recvBytes, reduce int64
 }
 
 // cfKey is where an event stands in the queue: at its time, after every
@@ -325,7 +333,7 @@ type cfRef struct{ task, ord int32 }
 
 // order compares two events in queue order: -1 if a comes first, 1 if b
 // does, 0 if the evaluator cannot tell.
-func (a cfKey) order(b cfKey) int {
+func (a *cfKey) order(b *cfKey) int {
 	switch {
 	case a.at != b.at:
 		return cmp.Compare(a.at, b.at)
@@ -371,9 +379,10 @@ type cfEval struct {
 	tasks []cfTask
 	msgs  []cfMsg
 	free  []int32
-	start Time   // the parked time
-	la    Time   // the window: the shortest delay of a message
-	next  []Time // by task: when its next event is due; noEvent: none
+	start Time    // the parked time
+	la    Time    // the window: the shortest delay of a message
+	next  []Time  // by task: when its next event is due; noEvent: none
+	last  cfCosts // the costs last looked up
 	// The last size combine priced, and its time.
 	combined    int64
 	combineTime Time
@@ -480,45 +489,54 @@ func (ev *cfEval) apply() {
 // advance processes task id's events before end, in queue order.
 func (ev *cfEval) advance(id int32, end Time) {
 	c := &ev.tasks[id]
-loop:
 	for !ev.failed && !c.done {
-		r, a := c.resume, c.arrivals
+		a := c.arrivals
+		arrival := a >= 0
+		if arrival && c.resume.at >= 0 {
+			switch ev.msgs[a].key.order(&c.resume) {
+			case 0:
+				ev.failed = true // which goes first depends on other tasks' events
+				return
+			case 1:
+				arrival = false
+			}
+		}
 		switch {
-		case a >= 0 && r.at >= 0 && ev.msgs[a].key.order(r) == 0:
-			ev.failed = true // which goes first depends on other tasks' events
-			return
-		case a >= 0 && (r.at < 0 || ev.msgs[a].key.order(r) < 0):
-			k := ev.msgs[a].key
-			if k.at >= end {
-				break loop
+		case arrival:
+			m := &ev.msgs[a]
+			if m.key.at >= end {
+				ev.refresh(id)
+				return
 			}
-			c.arrivals = ev.msgs[a].next
-			ev.event(id, k)
-			ev.arrive(id, a, k.at)
-		case r.at >= 0:
-			if r.at >= end {
-				break loop
+			c.arrivals = m.next
+			ev.event(id, &m.key)
+			ev.arrive(id, a, ev.now.at)
+		case c.resume.at >= 0:
+			if c.resume.at >= end {
+				ev.refresh(id)
+				return
 			}
-			c.resume = cfKey{at: -1}
-			ev.event(id, r)
-			if c.cpu > r.at {
-				ev.wake(id, c.cpu, r.at)
-				continue
+			ev.event(id, &c.resume)
+			c.resume.at = -1
+			if now := ev.now.at; c.cpu > now {
+				ev.wake(id, c.cpu, now)
+			} else {
+				ev.run(id, now)
 			}
-			ev.run(id, r.at)
 		default:
-			break loop // waiting for a message from another window
+			ev.refresh(id) // waiting for a message from another window
+			return
 		}
 	}
 	ev.refresh(id)
 }
 
 // event counts task id's event at k, which is processed now.
-func (ev *cfEval) event(id int32, k cfKey) {
+func (ev *cfEval) event(id int32, k *cfKey) {
 	c := &ev.tasks[id]
 	c.lastAt = k.at
 	c.ord++
-	ev.now, ev.nowRef, ev.sub = k, cfRef{id, c.ord}, 0
+	ev.now, ev.nowRef, ev.sub = *k, cfRef{id, c.ord}, 0
 	ev.events++
 }
 
@@ -552,6 +570,24 @@ func (ev *cfEval) combine(id int32, bytes int64) Time {
 		ev.combined, ev.combineTime = bytes, m.Touch(int64(id), ev.s.g.NumTasks, satMul(3, bytes))
 	}
 	return ev.combineTime
+}
+
+// cfCosts are a message's LogGOPS costs on one link.
+type cfCosts struct {
+	link                               *netmodel.LogGP
+	bytes                              int64
+	sendCPU, sendNIC, recvCPU, recvNIC Time
+}
+
+// costs returns the costs of a message of bytes on link. The messages of
+// a call mostly have one size, so the last size's are kept.
+func (ev *cfEval) costs(link *netmodel.LogGP, bytes int64) *cfCosts {
+	c := &ev.last
+	if c.link != link || c.bytes != bytes {
+		*c = cfCosts{link: link, bytes: bytes, sendCPU: link.SendCPU(bytes), sendNIC: link.SendNIC(bytes),
+			recvCPU: link.RecvCPU(bytes), recvNIC: link.RecvNIC(bytes)}
+	}
+	return c
 }
 
 // noEvent is the next event of a task that has none.
@@ -589,33 +625,39 @@ func (ev *cfEval) wake(id int32, at, now Time) {
 func (ev *cfEval) run(id int32, now Time) {
 	c := &ev.tasks[id]
 	for c.k < c.total {
-		st, _ := netmodel.StepAt(ev.spec, ev.alg, int(id), int(c.k))
-		if st.RecvFrom >= 0 && !c.recvPosted {
+		if !c.planned {
+			st, _ := netmodel.StepAt(ev.spec, ev.alg, int(id), int(c.k))
+			c.step = cfStep{sendTo: int32(st.SendTo), recvFrom: int32(st.RecvFrom), sendBytes: st.SendBytes, recvBytes: st.RecvBytes, reduce: st.Reduce}
+			c.planned = true
+		}
+		st := &c.step
+		if st.recvFrom >= 0 && !c.recvPosted {
 			c.recvPosted = true
-			if m := ev.takeUnexpected(c, int32(st.RecvFrom)); m >= 0 {
+			if m := ev.takeUnexpected(c, st.recvFrom); m >= 0 {
 				c.stepDone = max(c.stepDone, now, ev.msgs[m].readyAt)
 				c.msgs++
-				c.bytes += st.RecvBytes
+				c.bytes += st.recvBytes
 				ev.release(m)
 			} else {
 				c.recvWaiting = true
 			}
 		}
-		if st.SendTo >= 0 && !c.sendPosted {
+		if st.sendTo >= 0 && !c.sendPosted {
 			if at := max(now, c.cpu, c.snd); at > now {
 				ev.wake(id, at, now)
 				return
 			}
 			c.sendPosted = true
-			dst := int32(st.SendTo)
+			dst := st.sendTo
 			link := ev.link(id, dst)
-			cpu := link.SendCPU(st.SendBytes)
+			cost := ev.costs(link, st.sendBytes)
+			cpu := cost.sendCPU
 			c.cpu = now + cpu
-			c.snd = now + link.SendNIC(st.SendBytes)
+			c.snd = now + cost.sendNIC
 			c.comm += cpu
 			c.msgs++
-			c.bytes += st.SendBytes
-			ev.send(id, dst, st.SendBytes, now+link.Overhead+link.Latency, now)
+			c.bytes += st.sendBytes
+			ev.send(id, dst, st.sendBytes, now+link.Overhead+link.Latency, now)
 			c.stepDone = max(c.stepDone, c.cpu)
 		}
 		if c.recvWaiting {
@@ -626,9 +668,9 @@ func (ev *cfEval) run(id int32, now Time) {
 			ev.wake(id, c.stepDone, now)
 			return
 		}
-		if st.Reduce > 0 && !c.reduced {
+		if st.reduce > 0 && !c.reduced {
 			c.reduced = true
-			if d := ev.combine(id, st.Reduce); d > 0 {
+			if d := ev.combine(id, st.reduce); d > 0 {
 				if d > netmodel.MaxTime {
 					ev.failed = true
 					return
@@ -640,7 +682,7 @@ func (ev *cfEval) run(id int32, now Time) {
 			}
 		}
 		c.k++
-		c.recvPosted, c.sendPosted, c.reduced, c.stepDone = false, false, false, 0
+		c.recvPosted, c.sendPosted, c.reduced, c.planned, c.stepDone = false, false, false, false, 0
 	}
 	// This event is the continuation: the task leaves the call here.
 	c.done = true
@@ -669,10 +711,10 @@ func (ev *cfEval) schedule(id, m int32) {
 		return
 	}
 	c := &ev.tasks[id]
-	k := ev.msgs[m].key
+	k := &ev.msgs[m].key
 	p := &c.arrivals
 	for *p >= 0 {
-		o := k.order(ev.msgs[*p].key)
+		o := k.order(&ev.msgs[*p].key)
 		if o == 0 {
 			ev.failed = true // the order depends on other tasks' events
 			return
@@ -730,17 +772,15 @@ func (ev *cfEval) arrive(id, m int32, now Time) {
 		ev.requeue(id, m, free, now)
 		return
 	}
-	link := ev.link(ev.msgs[m].src, id)
-	bytes := ev.msgs[m].bytes
-	cpu := link.RecvCPU(bytes)
+	cost := ev.costs(ev.link(ev.msgs[m].src, id), ev.msgs[m].bytes)
+	cpu := cost.recvCPU
 	c.cpu = now + cpu
-	c.rcv = now + link.RecvNIC(bytes)
+	c.rcv = now + cost.recvNIC
 	c.comm += cpu
-	st, _ := netmodel.StepAt(ev.spec, ev.alg, int(id), int(c.k))
-	if c.recvWaiting && int32(st.RecvFrom) == ev.msgs[m].src {
+	if c.recvWaiting && c.step.recvFrom == ev.msgs[m].src {
 		c.recvWaiting = false
 		c.msgs++
-		c.bytes += st.RecvBytes
+		c.bytes += c.step.recvBytes
 		ev.release(m)
 		c.stepDone = max(c.stepDone, c.cpu)
 		if c.waiting {
