@@ -32,9 +32,9 @@ import (
 //     waiting for them), combine, resume; every event the event path
 //     would process is counted;
 //   - a task's events are taken in the queue's order: by time, then by
-//     when they were scheduled; two of one task's events at the same time
-//     scheduled at the same time would be ordered by events of other
-//     tasks, which the evaluator does not keep, so it gives up;
+//     when they were scheduled, then by the order of the events that
+//     scheduled them, as far as the evaluator knows it (see cfKey); where
+//     it does not, it gives up;
 //   - tasks are evaluated in windows of simulated time as long as the
 //     shortest delay of a message (o + L): a message sent in one window
 //     arrives in a later one, so within a window the tasks are independent.
