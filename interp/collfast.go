@@ -2,8 +2,8 @@ package interp
 
 import (
 	"bufio"
-	"bytes"
 	"cmp"
+	"io"
 	"math"
 
 	"github.com/parley-hpc/parley/ir"
@@ -256,30 +256,61 @@ func (s *Sim) cfGo() {
 }
 
 // runCollectives is Run with the evaluator: a run that used it and then
-// failed is run again without it, its OUTPUTS held back until the run
-// that counts.
+// failed is run again without it. Its OUTPUTS went out as it ran; they
+// are the start of the second run's (after an evaluated call nothing is
+// written, see quietTail, and before it the runs are the same), which
+// skips that much.
 func (s *Sim) runCollectives() {
-	out := s.out
-	var held bytes.Buffer
-	s.out = bufio.NewWriter(&held)
-	s.run()
-	if s.fatal && s.cf.used {
-		opts := s.opts
-		opts.NoCollectiveEvaluator = true
-		if fresh, err := New(s.prog, opts); err == nil { // New took these options once
-			*s = *fresh
-			for i := range s.tasks {
-				s.tasks[i].sim = s
-			}
-			held.Reset()
-			s.out = bufio.NewWriter(&held)
-			s.run()
-		}
+	out := s.opts.Output
+	if out == nil {
+		out = io.Discard
 	}
-	s.out.Flush()
-	s.out = out
-	s.out.Write(held.Bytes())
-	s.out.Flush()
+	first := &countWriter{w: out}
+	s.out = bufio.NewWriter(first)
+	s.run()
+	if !s.fatal || !s.cf.used {
+		return
+	}
+	opts := s.opts
+	opts.NoCollectiveEvaluator = true
+	fresh, err := New(s.prog, opts)
+	if err != nil {
+		return // New took these options once: it cannot fail now
+	}
+	*s = *fresh
+	for i := range s.tasks {
+		s.tasks[i].sim = s
+	}
+	s.out = bufio.NewWriter(&skipWriter{w: out, skip: first.n})
+	s.run()
+}
+
+// countWriter counts the bytes written through it.
+type countWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// skipWriter drops the first skip bytes written through it.
+type skipWriter struct {
+	w    io.Writer
+	skip int64
+}
+
+func (k *skipWriter) Write(p []byte) (int, error) {
+	n := len(p)
+	drop := min(k.skip, int64(n))
+	k.skip -= drop
+	if _, err := k.w.Write(p[drop:]); err != nil {
+		return 0, err
+	}
+	return n, nil
 }
 
 // cfTask is one task's part while a call is evaluated.

@@ -180,6 +180,9 @@ func TestCollectiveEvaluatorEdges(t *testing.T) {
 	}{
 		{"deadlock while parked", "TASK 0 RECEIVES A 8 BYTE MESSAGE FROM TASK 1.\nALL TASKS REDUCE 1 DOUBLEWORD.", 8, 0, interp.Deadlocked},
 		{"failure after", "ALL TASKS REDUCE 1 DOUBLEWORD.\nALL TASKS t COMPUTE FOR 5 - t MICROSECONDS.", 8, 0, interp.Failed},
+		// The run is made again without the evaluator; what it wrote
+		// before the failure is written once.
+		{"output, then failure after", "TASK 0 OUTPUTS \"before\".\nALL TASKS COMPUTE FOR 1 MICROSECOND.\nALL TASKS REDUCE 1 DOUBLEWORD.\nALL TASKS t COMPUTE FOR 5 - t MICROSECONDS.", 8, 0, interp.Failed},
 		{"quiet after", "ALL TASKS REDUCE 1 DOUBLEWORD.\nALL TASKS t COMPUTE FOR t MICROSECONDS.", 16, 1, interp.Finished},
 		{"in a loop", "FOR 3 REPETITIONS ALL TASKS REDUCE 1 DOUBLEWORD.", 16, 0, interp.Finished},
 		// The tasks leave the barrier in the events that end it, not
