@@ -489,8 +489,8 @@ func (s *Sim) cfEvaluate() bool {
 		return false
 	}
 	for i := range ev.tasks {
-		if !ev.tasks[i].done {
-			return false // cannot happen: every plan ends
+		if c := &ev.tasks[i]; !c.done || c.arrivals >= 0 || c.inbox >= 0 || c.unexpected >= 0 {
+			return false // cannot happen: every plan ends, every message is received
 		}
 	}
 	ev.apply()
