@@ -199,6 +199,9 @@ func (s *Sim) collective(t *task, a *activity, call *collCall) bool {
 		if rank < 0 {
 			return true
 		}
+		if s.cf != nil && s.cfPark(t, a, call, &spec, alg) {
+			return false // see collfast.go
+		}
 		if rank == 0 {
 			s.noteCollective(ref(a.stmt), &spec, alg)
 		}

@@ -1,6 +1,7 @@
 package interp_test
 
 import (
+	"fmt"
 	"runtime"
 	"runtime/debug"
 	"sync/atomic"
@@ -29,15 +30,16 @@ var scaleCollectives = []struct {
 		map[int64]interp.Time{1 << 16: 20811248, 1 << 20: 26014060}},
 }
 
-// runScale runs collective c on n tasks of the default platform and checks
-// its prediction and the algorithm the Result reports.
-func runScale(tb testing.TB, name, src string, n int64, want interp.Time, op netmodel.Op, alg netmodel.Algorithm) {
+// runScale runs collective c on n tasks of the default platform, through
+// the event path if events is set, and checks its prediction and the
+// algorithm the Result reports.
+func runScale(tb testing.TB, name, src string, n int64, want interp.Time, op netmodel.Op, alg netmodel.Algorithm, events bool) {
 	tb.Helper()
 	plat, err := netmodel.Preset(netmodel.DefaultPlatform)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	res, err := interp.Run(build(tb, name+".parley", src), interp.Options{NumTasks: n, Platform: plat})
+	res, err := interp.Run(build(tb, name+".parley", src), interp.Options{NumTasks: n, Platform: plat, NoCollectiveEvaluator: events})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -61,22 +63,29 @@ func TestCollectivesAtScale(t *testing.T) {
 		t.Skip("65,536-task collectives: not in -short")
 	}
 	for _, c := range scaleCollectives {
-		t.Run(c.name, func(t *testing.T) { runScale(t, c.name, c.src, 1<<16, c.want[1<<16], c.op, c.alg) })
+		for _, events := range []bool{true, false} {
+			t.Run(fmt.Sprintf("%s/events=%v", c.name, events), func(t *testing.T) {
+				runScale(t, c.name, c.src, 1<<16, c.want[1<<16], c.op, c.alg, events)
+			})
+		}
 	}
 }
 
 // BenchmarkCollectiveMillion runs a broadcast, a reduce and an all-reduce
-// of 8 bytes over 1,048,576 tasks, checks their predictions and reports
-// the peak heap per task (sampled as BenchmarkHalo3DMillion samples it).
-// Slow; run it on its own:
+// of 8 bytes over 1,048,576 tasks, with the collective evaluator and
+// through the event path (events=true), checks their predictions and
+// reports the peak heap per task (sampled as BenchmarkHalo3DMillion
+// samples it). Slow; run it on its own:
 //
 //	GOMAXPROCS=1 go test ./interp -run '^$' -bench CollectiveMillion -benchtime 1x
 func BenchmarkCollectiveMillion(b *testing.B) {
 	for _, c := range scaleCollectives {
-		b.Run(c.name, func(b *testing.B) {
-			peak := peakHeap(b, func() { runScale(b, c.name, c.src, 1<<20, c.want[1<<20], c.op, c.alg) })
-			b.ReportMetric(float64(peak)/(1<<20), "peak-heap-bytes/task")
-		})
+		for _, events := range []bool{false, true} {
+			b.Run(fmt.Sprintf("%s/events=%v", c.name, events), func(b *testing.B) {
+				peak := peakHeap(b, func() { runScale(b, c.name, c.src, 1<<20, c.want[1<<20], c.op, c.alg, events) })
+				b.ReportMetric(float64(peak)/(1<<20), "peak-heap-bytes/task")
+			})
+		}
 	}
 }
 

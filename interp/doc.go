@@ -18,7 +18,10 @@
 // flow in a netmodel.FlowNet or as packets in a netmodel.PacketNet (see
 // network.go). Collectives are expanded
 // into the point-to-point algorithms MPI libraries use (netmodel.Plan) and do
-// not touch the message counters, as in coNCePTuaL.
+// not touch the message counters, as in coNCePTuaL. A collective that every
+// task enters at the same moment, with nothing else left to happen, is
+// evaluated round by round without its events, to the same Result (see
+// collfast.go).
 //
 // A run's memory is bounded by Options.MaxMemory: New refuses a run whose
 // tasks would not fit, and a run whose messages and receives outstanding

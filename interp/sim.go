@@ -55,6 +55,10 @@ type Options struct {
 	// that fraction (0.001 for 0.1%) count as one.
 	FastForward      bool
 	FastForwardBound float64
+	// NoCollectiveEvaluator turns off the evaluation of collectives that
+	// every task enters at once without their events (see collfast.go).
+	// The Result is the same either way; tests compare the two.
+	NoCollectiveEvaluator bool
 }
 
 // Progress is how far a run has got.
@@ -145,6 +149,7 @@ type Sim struct {
 	lastProgress time.Time // when Options.Progress was last called
 	tl           *timeline // nil unless Options.Timeline
 	ff           *ffState  // nil unless Options.FastForward
+	cf           *cfState  // nil unless a collective may be evaluated (see collfast.go)
 	logID        string    // the run's identifier in its logs, once made
 	memLimit     int64     // Options.MaxMemory, or the default
 	memBase      int64     // the estimated memory of the tasks (see checkTasks)
@@ -215,6 +220,7 @@ func New(p *ir.Program, opts Options) (*Sim, error) {
 	if opts.FastForward {
 		s.newFastForward()
 	}
+	s.newCollectiveEvaluator()
 	return s, nil
 }
 
@@ -232,9 +238,12 @@ func Run(p *ir.Program, opts Options) (*Result, error) {
 // Run predicts the run prepared by New; call it once. Keep the Sim to
 // write its logs or timeline afterwards.
 func (s *Sim) Run() *Result {
-	if s.ff != nil {
+	switch {
+	case s.ff != nil:
 		s.runFastForward()
-	} else {
+	case s.cf != nil:
+		s.runCollectives()
+	default:
 		s.run()
 	}
 	s.releasePools()
@@ -267,6 +276,11 @@ func (s *Sim) resumeAt(t *task, at Time) {
 
 func (s *Sim) run() {
 	defer s.out.Flush()
+	if s.cf != nil {
+		// A run stopped while tasks were parked at a collective ends as
+		// if they had gone on (see collfast.go).
+		defer s.cfRelease()
+	}
 	s.lastProgress = time.Now()
 	for !s.fatal {
 		watch := false
@@ -277,6 +291,11 @@ func (s *Sim) run() {
 				continue
 			}
 			watch = true
+		}
+		if s.cf != nil && len(s.cf.parked) > 0 && !s.cfMayWait() {
+			// Tasks are parked at a collective (see collfast.go).
+			s.cfGo()
+			continue
 		}
 		if s.q.len() == 0 {
 			break

@@ -440,6 +440,11 @@ func (t *task) simple(st ir.Stmt) bool {
 	// Communication: statements that may take several steps.
 	a := s.communicate(t, st)
 	if a == nil {
+		if s.cf != nil && len(s.cf.parked) > 0 {
+			// Tasks parked at this statement go first (see collfast.go):
+			// this task takes no part and goes on.
+			s.cfRelease()
+		}
 		return true
 	}
 	t.act = a

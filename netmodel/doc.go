@@ -10,7 +10,8 @@
 // their presets, and the collective algorithms (binomial trees, recursive
 // doubling, ring, Rabenseifner, Bruck, pairwise, dissemination) that
 // expand MPI collectives into point-to-point steps, chosen as MPICH
-// chooses them.
+// chooses them (a rank's whole plan, a window of it, or, for the
+// log-depth algorithms, any one step in O(1): StepAt).
 //
 // Times are integer picoseconds (Duration) so that simulations are exact
 // and deterministic; per-byte costs are integer femtoseconds per byte.
