@@ -601,6 +601,11 @@ PR_UNUSED static char *pr_buffer(char **buf, int64_t *cap, int64_t bytes)
       free(*buf);
     }
     *buf = pr_alloc((size_t)n);
+    /* Written once, as an application's data is: calloc's fresh pages
+       all map the kernel's zero page until written, and sending from
+       them reads one cached page, which made 1 MiB messages half again
+       as fast as an application's. */
+    memset(*buf, 1, (size_t)n);
     *cap = n;
   }
   return *buf;
