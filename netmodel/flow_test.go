@@ -187,3 +187,24 @@ func TestFlowComponents(t *testing.T) {
 		t.Errorf("done %v, stats %+v; want both done and 2 refills", done, st)
 	}
 }
+
+// TestLinkHeapShareDown lowers a link's share, as a floating-point
+// residual can come out an ulp below the share before: the heap must still
+// pop the links least share first.
+func TestLinkHeapShareDown(t *testing.T) {
+	links := make([]flowLink, 7)
+	h := linkHeap{links: links}
+	for i := range links {
+		links[i].residual, links[i].unfixed = float64(10+i), 1
+		h.push(int32(i))
+	}
+	links[6].residual = 5 // a leaf: its share falls below every other
+	h.update(6)
+	want := []int32{6, 0, 1, 2, 3, 4, 5}
+	for i, w := range want {
+		if got := h.items[0].link; got != w {
+			t.Fatalf("pop %d: link %d, want %d (shares %v)", i, got, w, h.items)
+		}
+		h.pop()
+	}
+}

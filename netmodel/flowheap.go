@@ -155,9 +155,12 @@ func (h *linkHeap) update(l int32) {
 		h.remove(i)
 		return
 	}
-	// Fixing a flow at or below the least share raises the others'.
+	// Fixing a flow at or below the least share raises the others', but
+	// in floating point a share can also come out an ulp lower: the link
+	// may have to move either way, or the heap no longer pops the least.
 	h.items[i].share = lk.residual / float64(lk.unfixed)
 	h.down(i)
+	h.up(int(lk.hpos))
 }
 
 func (h *linkHeap) up(i int) {
