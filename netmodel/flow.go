@@ -47,9 +47,9 @@ type FlowNet struct {
 	compF   []int32 // scratch: the component's flows and links
 	compL   []int32
 	fill    linkHeap
-	bounded []int32 // scratch: the component's flows by window bound
-	done    []int32 // tokens of the flows that ended at the current instant
-	later   []int32 // flows due to start within Precision of now, put back
+	caps    []flowCap // scratch: the component's caps (see maxMin)
+	done    []int32   // tokens of the flows that ended at the current instant
+	later   []int32   // flows due to start within Precision of now, put back
 
 	stats NetStats
 }
@@ -113,6 +113,15 @@ type flow struct {
 	sharing   bool
 	mark      uint32
 	fixed     uint32 // the epoch in which its rate was last fixed
+}
+
+// flowCap is a rate that one flow may not exceed during progressive
+// filling: the bandwidth of a link it alone crosses (link is the link's
+// id) or its window bound (link is -1, so that it wins ties).
+type flowCap struct {
+	rate float64
+	link int32
+	id   int32
 }
 
 func (fl *flow) route() []int32 { return fl.path[:len(fl.path)/2] }
@@ -338,29 +347,46 @@ func (f *FlowNet) maxMin(now Duration) {
 		f.reschedule(now)
 		return
 	}
+	// A link that one flow alone crosses is a cap on that flow, not a
+	// heap entry: its share is its bandwidth until the flow is fixed, so
+	// it would leave the heap either fixing the flow at that bandwidth or
+	// as soon as the flow is fixed elsewhere. The caps, sorted as the heap
+	// orders links, are merged with it, which fixes the flows in the same
+	// order and at the same rates; the heap holds only the links that
+	// flows share, on a torus or a fat tree most of a route.
 	f.fill.items = f.fill.items[:0]
+	caps := f.caps[:0]
 	for _, l := range f.compL {
 		lk := &f.links[l]
 		lk.residual = f.bw[f.class(l)]
 		lk.unfixed = int32(len(lk.flows))
-		if lk.unfixed > 0 {
+		switch lk.unfixed {
+		case 0:
+		case 1:
+			caps = append(caps, flowCap{lk.residual, l, lk.flows[0]})
+		default:
 			f.fill.push(l)
 		}
 	}
-	// Flows bounded by their windows are fixed at the bound when it is
-	// below every share they could get, as if the bound were a link of
-	// their own.
-	bounded := f.bounded[:0]
+	// A flow bounded by its window is fixed at the bound when the bound is
+	// at or below every share it could get: a cap that wins ties.
 	if f.params.TCPGamma > 0 {
-		bounded = append(bounded, f.compF...)
-		slices.SortFunc(bounded, func(a, b int32) int {
-			if c := cmpFloat(f.flow(a).bound, f.flow(b).bound); c != 0 {
-				return c
+		for _, id := range f.compF {
+			if b := f.flow(id).bound; !math.IsInf(b, 1) {
+				caps = append(caps, flowCap{b, -1, id})
 			}
-			return int(a - b)
-		})
-		f.bounded = bounded
+		}
 	}
+	slices.SortFunc(caps, func(a, b flowCap) int {
+		if c := cmpFloat(a.rate, b.rate); c != 0 {
+			return c
+		}
+		if a.link != b.link {
+			return int(a.link - b.link)
+		}
+		return int(a.id - b.id)
+	})
+	f.caps = caps
 	fix := func(id int32, rate float64) {
 		fl := f.flow(id)
 		fl.rate, fl.fixed = rate, f.epoch
@@ -372,20 +398,18 @@ func (f *FlowNet) maxMin(now Duration) {
 		}
 	}
 	for len(f.fill.items) > 0 {
-		l, share := f.fill.items[0].link, f.fill.items[0].share
-		if len(bounded) > 0 {
-			if id := bounded[0]; f.flow(id).fixed == f.epoch || f.flow(id).bound <= share {
-				if f.flow(id).fixed != f.epoch {
-					fix(id, f.flow(id).bound)
-				}
-				bounded = bounded[1:]
-				continue
+		top := f.fill.items[0]
+		if len(caps) > 0 && (caps[0].rate < top.share || caps[0].rate == top.share && caps[0].link < top.link) {
+			if c := caps[0]; f.flow(c.id).fixed != f.epoch {
+				fix(c.id, c.rate)
 			}
+			caps = caps[1:]
+			continue
 		}
 		f.fill.pop()
-		for _, id := range f.links[l].flows {
+		for _, id := range f.links[top.link].flows {
 			if f.flow(id).fixed != f.epoch {
-				fix(id, share)
+				fix(id, top.share)
 			}
 		}
 	}
