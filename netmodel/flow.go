@@ -47,9 +47,9 @@ type FlowNet struct {
 	compF   []int32 // scratch: the component's flows and links
 	compL   []int32
 	fill    linkHeap
-	caps    []flowCap // scratch: the component's caps (see maxMin)
-	done    []int32   // tokens of the flows that ended at the current instant
-	later   []int32   // flows due to start within Precision of now, put back
+	caps    capHeap // scratch: the component's caps (see maxMin)
+	done    []int32 // tokens of the flows that ended at the current instant
+	later   []int32 // flows due to start within Precision of now, put back
 
 	stats NetStats
 }
@@ -113,15 +113,6 @@ type flow struct {
 	sharing   bool
 	mark      uint32
 	fixed     uint32 // the epoch in which its rate was last fixed
-}
-
-// flowCap is a rate that one flow may not exceed during progressive
-// filling: the bandwidth of a link it alone crosses (link is the link's
-// id) or its window bound (link is -1, so that it wins ties).
-type flowCap struct {
-	rate float64
-	link int32
-	id   int32
 }
 
 func (fl *flow) route() []int32 { return fl.path[:len(fl.path)/2] }
@@ -350,12 +341,14 @@ func (f *FlowNet) maxMin(now Duration) {
 	// A link that one flow alone crosses is a cap on that flow, not a
 	// heap entry: its share is its bandwidth until the flow is fixed, so
 	// it would leave the heap either fixing the flow at that bandwidth or
-	// as soon as the flow is fixed elsewhere. The caps, sorted as the heap
+	// as soon as the flow is fixed elsewhere. The caps, ordered as the heap
 	// orders links, are merged with it, which fixes the flows in the same
 	// order and at the same rates; the heap holds only the links that
-	// flows share, on a torus or a fat tree most of a route.
+	// flows share, on a torus or a fat tree most of a route. Most caps
+	// are never reached (their flows are fixed first by a shared link), so
+	// they are heaped, not sorted.
 	f.fill.items = f.fill.items[:0]
-	caps := f.caps[:0]
+	caps := f.caps.items[:0]
 	for _, l := range f.compL {
 		lk := &f.links[l]
 		lk.residual = f.bw[f.class(l)]
@@ -377,16 +370,8 @@ func (f *FlowNet) maxMin(now Duration) {
 			}
 		}
 	}
-	slices.SortFunc(caps, func(a, b flowCap) int {
-		if c := cmpFloat(a.rate, b.rate); c != 0 {
-			return c
-		}
-		if a.link != b.link {
-			return int(a.link - b.link)
-		}
-		return int(a.id - b.id)
-	})
-	f.caps = caps
+	f.caps.items = caps
+	f.caps.init()
 	fix := func(id int32, rate float64) {
 		fl := f.flow(id)
 		fl.rate, fl.fixed = rate, f.epoch
@@ -399,11 +384,11 @@ func (f *FlowNet) maxMin(now Duration) {
 	}
 	for len(f.fill.items) > 0 {
 		top := f.fill.items[0]
-		if len(caps) > 0 && (caps[0].rate < top.share || caps[0].rate == top.share && caps[0].link < top.link) {
-			if c := caps[0]; f.flow(c.id).fixed != f.epoch {
-				fix(c.id, c.rate)
+		if c := f.caps.items; len(c) > 0 && c[0].before(top.share, top.link) {
+			if id := c[0].id; f.flow(id).fixed != f.epoch {
+				fix(id, c[0].rate)
 			}
-			caps = caps[1:]
+			f.caps.pop()
 			continue
 		}
 		f.fill.pop()
