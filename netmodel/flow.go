@@ -377,6 +377,9 @@ func (f *FlowNet) maxMin(now Duration) {
 		fl.rate, fl.fixed = rate, f.epoch
 		for _, l := range fl.route() {
 			lk := &f.links[l]
+			if len(lk.flows) == 1 {
+				continue // a cap, not in the heap
+			}
 			lk.residual = max(lk.residual-rate, 0)
 			lk.unfixed--
 			f.fill.update(l)
