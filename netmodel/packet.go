@@ -108,8 +108,16 @@ type pktLink struct {
 }
 
 type pktQueue struct {
-	ids  []int32
-	head int32
+	items []queued
+	head  int32
+}
+
+// queued is a packet in an output queue with what tryStart compares, so
+// that choosing among the channels' heads reads the queues alone.
+type queued struct {
+	seq  uint64 // orders the packets queued at one link across channels
+	id   int32
+	need int32 // bytes of credit it needs at the link's far end: 0 into a node
 }
 
 // A packet's route holds, for each link, the link's id and, in the bits
@@ -118,7 +126,6 @@ type pktQueue struct {
 type packet struct {
 	route  []int32  // its own (PacketNet.own), or its message's where routing has no choice
 	tailIn Duration // when its tail is in the buffer it sits in
-	qseq   uint64   // orders the packets queued at one link across channels
 	msg    int32
 	size   int32
 	hop    int32 // the route's link it waits for or crosses
@@ -343,10 +350,19 @@ func (f *PacketNet) enqueue(id int32) {
 	p := f.pkt(id)
 	r := p.route[p.hop]
 	p.nextVC = uint8(r >> vcShift)
-	p.qseq = f.seq
-	f.seq++
 	q := &f.queues[linkOf(r)*f.nvc+int32(p.nextVC)]
-	q.ids = append(q.ids, id)
+	q.items = append(q.items, f.queued(id, f.seq))
+	f.seq++
+}
+
+// queued returns packet id's queue entry with order seq.
+func (f *PacketNet) queued(id int32, seq uint64) queued {
+	p := f.pkt(id)
+	need := p.size
+	if p.hop == int32(len(p.route))-1 {
+		need = 0 // a node's memory is unlimited
+	}
+	return queued{seq, id, need}
 }
 
 // Route entries: a link id below 2^vcShift and its virtual channel
@@ -407,16 +423,16 @@ func (f *PacketNet) tryStart(l int32, now Duration) {
 		best, bestSeq, ready := -1, uint64(math.MaxUint64), false
 		for v := range qs {
 			q := &qs[v]
-			if int(q.head) == len(q.ids) {
+			if int(q.head) == len(q.items) {
 				continue
 			}
-			p := f.pkt(q.ids[q.head])
-			if p.qseq >= bestSeq {
+			e := &q.items[q.head]
+			if e.seq >= bestSeq {
 				continue
 			}
-			ok := p.hop == int32(len(p.route))-1 || f.credits[int(l*f.nvc)+v] >= int64(p.size)
+			ok := f.credits[int(l*f.nvc)+v] >= int64(e.need)
 			if ok || busy {
-				best, bestSeq, ready = v, p.qseq, ok
+				best, bestSeq, ready = v, e.seq, ok
 			}
 		}
 		if best < 0 {
@@ -430,15 +446,13 @@ func (f *PacketNet) tryStart(l int32, now Duration) {
 			return
 		}
 		q := &qs[best]
-		id := q.ids[q.head]
+		id := q.items[q.head].id
 		if p := f.pkt(id); p.hop == 0 && f.msgs[p.msg].next < f.msgs[p.msg].npk {
 			// The message's next packet takes its place in the
 			// injection queue.
-			np := f.nextPacket(p.msg)
-			f.pkt(np).qseq = p.qseq
-			q.ids[q.head] = np
-		} else if q.head++; int(q.head) == len(q.ids) {
-			q.ids, q.head = q.ids[:0], 0
+			q.items[q.head] = f.queued(f.nextPacket(p.msg), bestSeq)
+		} else if q.head++; int(q.head) == len(q.items) {
+			q.items, q.head = q.items[:0], 0
 		}
 		f.start(l, id, max(now, lk.freeAt))
 	}
