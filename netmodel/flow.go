@@ -419,16 +419,6 @@ func (f *FlowNet) reschedule(now Duration) {
 	}
 }
 
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
 // Stats returns the run's totals so far.
 func (f *FlowNet) Stats() NetStats { return f.stats }
 

@@ -1,6 +1,6 @@
 package netmodel
 
-// The flow model's two heaps, written out for their types: generic code
+// The flow model's three heaps, written out for their types: generic code
 // over pointer types would call the comparisons through a dictionary, and
 // these run for every flow that starts, ends or changes rate. Each entry
 // holds its key, so that comparisons stay within the heap's array.
