@@ -47,7 +47,7 @@ type FlowNet struct {
 	compF   []int32 // scratch: the component's flows and links
 	compL   []int32
 	fill    linkHeap
-	bounded []int32 // scratch: the component's flows by window bound
+	caps    capHeap // scratch: the component's caps (see maxMin)
 	done    []int32 // tokens of the flows that ended at the current instant
 	later   []int32 // flows due to start within Precision of now, put back
 
@@ -338,54 +338,66 @@ func (f *FlowNet) maxMin(now Duration) {
 		f.reschedule(now)
 		return
 	}
+	// A link that one flow alone crosses is a cap on that flow, not a
+	// heap entry: its share is its bandwidth until the flow is fixed, so
+	// it would leave the heap either fixing the flow at that bandwidth or
+	// as soon as the flow is fixed elsewhere. The caps, ordered as the heap
+	// orders links, are merged with it, which fixes the flows in the same
+	// order and at the same rates; the heap holds only the links that
+	// flows share, on a torus or a fat tree most of a route. Most caps
+	// are never reached (their flows are fixed first by a shared link), so
+	// they are heaped, not sorted.
 	f.fill.items = f.fill.items[:0]
+	caps := f.caps.items[:0]
 	for _, l := range f.compL {
 		lk := &f.links[l]
 		lk.residual = f.bw[f.class(l)]
 		lk.unfixed = int32(len(lk.flows))
-		if lk.unfixed > 0 {
+		switch lk.unfixed {
+		case 0:
+		case 1:
+			caps = append(caps, flowCap{lk.residual, l, lk.flows[0]})
+		default:
 			f.fill.push(l)
 		}
 	}
-	// Flows bounded by their windows are fixed at the bound when it is
-	// below every share they could get, as if the bound were a link of
-	// their own.
-	bounded := f.bounded[:0]
+	// A flow bounded by its window is fixed at the bound when the bound is
+	// at or below every share it could get: a cap that wins ties.
 	if f.params.TCPGamma > 0 {
-		bounded = append(bounded, f.compF...)
-		slices.SortFunc(bounded, func(a, b int32) int {
-			if c := cmpFloat(f.flow(a).bound, f.flow(b).bound); c != 0 {
-				return c
+		for _, id := range f.compF {
+			if b := f.flow(id).bound; !math.IsInf(b, 1) {
+				caps = append(caps, flowCap{b, -1, id})
 			}
-			return int(a - b)
-		})
-		f.bounded = bounded
+		}
 	}
+	f.caps.items = caps
+	f.caps.init()
 	fix := func(id int32, rate float64) {
 		fl := f.flow(id)
 		fl.rate, fl.fixed = rate, f.epoch
 		for _, l := range fl.route() {
 			lk := &f.links[l]
+			if len(lk.flows) == 1 {
+				continue // a cap, not in the heap
+			}
 			lk.residual = max(lk.residual-rate, 0)
 			lk.unfixed--
 			f.fill.update(l)
 		}
 	}
 	for len(f.fill.items) > 0 {
-		l, share := f.fill.items[0].link, f.fill.items[0].share
-		if len(bounded) > 0 {
-			if id := bounded[0]; f.flow(id).fixed == f.epoch || f.flow(id).bound <= share {
-				if f.flow(id).fixed != f.epoch {
-					fix(id, f.flow(id).bound)
-				}
-				bounded = bounded[1:]
-				continue
+		top := f.fill.items[0]
+		if c := f.caps.items; len(c) > 0 && c[0].before(top.share, top.link) {
+			if id := c[0].id; f.flow(id).fixed != f.epoch {
+				fix(id, c[0].rate)
 			}
+			f.caps.pop()
+			continue
 		}
 		f.fill.pop()
-		for _, id := range f.links[l].flows {
+		for _, id := range f.links[top.link].flows {
 			if f.flow(id).fixed != f.epoch {
-				fix(id, share)
+				fix(id, top.share)
 			}
 		}
 	}
@@ -405,16 +417,6 @@ func (f *FlowNet) reschedule(now Duration) {
 		fl.at = now + min(d, MaxTime)
 		f.pending.set(id, fl.at, fl.seq)
 	}
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // Stats returns the run's totals so far.

@@ -2,6 +2,7 @@ package netmodel
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -186,4 +187,129 @@ func TestFlowComponents(t *testing.T) {
 	if st := f.Stats(); len(done) != 2 || st.Refills != 2 || st.Messages != 2 || st.Bytes != 2000 {
 		t.Errorf("done %v, stats %+v; want both done and 2 refills", done, st)
 	}
+}
+
+// TestLinkHeapShareDown lowers a link's share, as a floating-point
+// residual can come out an ulp below the share before: the heap must still
+// pop the links least share first.
+func TestLinkHeapShareDown(t *testing.T) {
+	links := make([]flowLink, 7)
+	h := linkHeap{links: links}
+	for i := range links {
+		links[i].residual, links[i].unfixed = float64(10+i), 1
+		h.push(int32(i))
+	}
+	links[6].residual = 5 // a leaf: its share falls below every other
+	h.update(6)
+	want := []int32{6, 0, 1, 2, 3, 4, 5}
+	for i, w := range want {
+		if got := h.items[0].link; got != w {
+			t.Fatalf("pop %d: link %d, want %d (shares %v)", i, got, w, h.items)
+		}
+		h.pop()
+	}
+}
+
+// TestFlowRatesMatchFilling sends random flows over a fat tree and a
+// torus, with and without window bounds, and after every step checks each
+// flow's rate, to the bit, against progressive filling done plainly
+// (fillRates): the flow model's heap, caps and per-component refills must
+// change its cost, never its rates.
+func TestFlowRatesMatchFilling(t *testing.T) {
+	ft := baseTopology(FatTree)
+	ft.K, ft.N, ft.Latency, ft.HostLatency, ft.Bandwidth = 4, 3, 100*Nanosecond, 300*Nanosecond, 2e9
+	tor := baseTopology(Torus)
+	tor.Dims, tor.Latency = []int{4, 4, 2}, 100*Nanosecond
+	for _, topo := range []Topology{ft, tor} {
+		for _, params := range []FlowParams{{}, SimGridFactors} {
+			p := flowPlatform(topo, params)
+			if err := p.Validate(); err != nil {
+				t.Fatal(err)
+			}
+			f := NewFlowNet(p, 3)
+			nodes := topo.NodeCount()
+			rng := rand.New(rand.NewPCG(1, uint64(topo.Kind)))
+			at, sent, steps := Duration(0), 0, 0
+			for {
+				next, ok := f.Next()
+				if sent < 500 && (!ok || at <= next) {
+					src := rng.Int64N(nodes)
+					dst := (src + 1 + rng.Int64N(nodes-1)) % nodes
+					f.Send(at, src, dst, 1+rng.Int64N(64<<10), int32(sent))
+					sent++
+					at += Duration(rng.Int64N(int64(Microsecond)))
+					continue
+				}
+				if !ok {
+					break
+				}
+				f.Step(next, func(int32) {})
+				steps++
+				want := fillRates(f)
+				for id, r := range want {
+					if got := f.flow(id).rate; got != r {
+						t.Fatalf("%v %+v: after step %d at %v, flow %d goes at %v B/ps, filling gives %v", topo.Kind, params, steps, next, id, got, r)
+					}
+				}
+			}
+			if st := f.Stats(); st.Messages != 500 || st.Refilled < 10*st.Refills {
+				t.Fatalf("%v: %d sent, stats %+v", topo.Kind, sent, f.Stats())
+			}
+		}
+	}
+}
+
+// fillRates is max-min fairness by progressive filling as
+// docs/networks.md states it, over every flow sharing links now, with
+// linear scans: the link with the least bandwidth per unfixed flow (the
+// lower id on a tie) fixes its unfixed flows, in the link's order, at
+// that share, unless the least window bound (the lower flow id on a tie)
+// is at or below it, which fixes that flow at its bound.
+func fillRates(f *FlowNet) map[int32]float64 {
+	residual := make([]float64, len(f.links))
+	unfixed := make([]int, len(f.links))
+	rate := map[int32]float64{}
+	var flows []int32
+	for l := range f.links {
+		residual[l], unfixed[l] = f.bw[f.class(int32(l))], len(f.links[l].flows)
+		for _, id := range f.links[l].flows {
+			if _, ok := rate[id]; !ok {
+				rate[id] = -1
+				flows = append(flows, id)
+			}
+		}
+	}
+	fix := func(id int32, r float64) {
+		rate[id] = r
+		for _, l := range f.flow(id).route() {
+			residual[l] = max(residual[l]-r, 0)
+			unfixed[l]--
+		}
+	}
+	for left := len(flows); left > 0; {
+		best, share := -1, 0.0
+		for l, n := range unfixed {
+			if s := residual[l] / float64(n); n > 0 && (best < 0 || s < share) {
+				best, share = l, s
+			}
+		}
+		bid, bound := int32(-1), math.Inf(1)
+		for _, id := range flows {
+			if b := f.flow(id).bound; rate[id] < 0 && (b < bound || b == bound && id < bid) {
+				bid, bound = id, b
+			}
+		}
+		if bid >= 0 && bound <= share {
+			fix(bid, bound)
+			left--
+			continue
+		}
+		for _, id := range f.links[best].flows {
+			if rate[id] < 0 {
+				fix(id, share)
+				left--
+			}
+		}
+	}
+	return rate
 }

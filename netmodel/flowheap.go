@@ -1,6 +1,6 @@
 package netmodel
 
-// The flow model's two heaps, written out for their types: generic code
+// The flow model's three heaps, written out for their types: generic code
 // over pointer types would call the comparisons through a dictionary, and
 // these run for every flow that starts, ends or changes rate. Each entry
 // holds its key, so that comparisons stay within the heap's array.
@@ -32,6 +32,9 @@ func (h *flowHeap) set(id int32, at Duration, seq uint64) {
 	if p := h.idx[id]; p > 0 {
 		i := int(p - 1)
 		old := h.items[i]
+		if old == e {
+			return // a refill that left the flow's end where it was
+		}
 		h.items[i] = e
 		if e.before(&old) {
 			h.up(i)
@@ -155,9 +158,12 @@ func (h *linkHeap) update(l int32) {
 		h.remove(i)
 		return
 	}
-	// Fixing a flow at or below the least share raises the others'.
+	// Fixing a flow at or below the least share raises the others', but
+	// in floating point a share can also come out an ulp lower: the link
+	// may have to move either way, or the heap no longer pops the least.
 	h.items[i].share = lk.residual / float64(lk.unfixed)
 	h.down(i)
+	h.up(int(lk.hpos))
 }
 
 func (h *linkHeap) up(i int) {
@@ -195,4 +201,66 @@ func (h *linkHeap) down(i int) {
 	}
 	h.items[i] = e
 	h.links[e.link].hpos = int32(i)
+}
+
+// flowCap is a rate that one flow may not exceed during progressive
+// filling: the bandwidth of a link it alone crosses (link is the link's
+// id) or its window bound (link is -1, so that it wins ties).
+type flowCap struct {
+	rate float64
+	link int32
+	id   int32
+}
+
+// before orders caps as the filling heap orders links, by rate and then
+// by link id.
+func (c *flowCap) before(rate float64, link int32) bool {
+	return c.rate < rate || c.rate == rate && c.link < link
+}
+
+func (c *flowCap) less(d *flowCap) bool {
+	return c.before(d.rate, d.link) || c.rate == d.rate && c.link == d.link && c.id < d.id
+}
+
+// capHeap orders a component's caps during progressive filling; it is
+// built whole by init, then only popped.
+type capHeap struct {
+	items []flowCap
+}
+
+func (h *capHeap) init() {
+	for i := len(h.items)/2 - 1; i >= 0; i-- {
+		h.down(i)
+	}
+}
+
+// pop removes the first cap.
+func (h *capHeap) pop() {
+	last := len(h.items) - 1
+	h.items[0] = h.items[last]
+	h.items = h.items[:last]
+	h.down(0)
+}
+
+func (h *capHeap) down(i int) {
+	n := len(h.items)
+	if i >= n {
+		return
+	}
+	e := h.items[i]
+	for {
+		c := 2*i + 1
+		if c >= n {
+			break
+		}
+		if c+1 < n && h.items[c+1].less(&h.items[c]) {
+			c++
+		}
+		if !h.items[c].less(&e) {
+			break
+		}
+		h.items[i] = h.items[c]
+		i = c
+	}
+	h.items[i] = e
 }

@@ -86,6 +86,7 @@ type PacketNet struct {
 	credits []int64    // by link*nvc + vc: bytes free in the buffer at the link's far end
 
 	pkts  [][]packet // in chunks of flowChunk, as FlowNet's flows
+	own   [][]int32  // by packet: its own route buffer, where routing has a choice
 	npkts int32
 	free  []int32
 	msgs  []pktMsg
@@ -107,17 +108,24 @@ type pktLink struct {
 }
 
 type pktQueue struct {
-	ids  []int32
-	head int32
+	items []queued
+	head  int32
 }
 
+// queued is a packet in an output queue with what tryStart compares, so
+// that choosing among the channels' heads reads the queues alone.
+type queued struct {
+	seq  uint64 // orders the packets queued at one link across channels
+	id   int32
+	need int32 // bytes of credit it needs at the link's far end: 0 into a node
+}
+
+// A packet's route holds, for each link, the link's id and, in the bits
+// from vcShift up, the virtual channel it takes there (see channels): one
+// load gives both, and a packet is no more than its route and where it is.
 type packet struct {
-	route  []int32 // own, or its message's where routing has no choice
-	own    []int32 // the packet's own route buffer
-	vcs    []uint8 // the channel on each of route's links (see channels); nil: one channel
-	ownVCs []uint8
+	route  []int32  // its own (PacketNet.own), or its message's where routing has no choice
 	tailIn Duration // when its tail is in the buffer it sits in
-	qseq   uint64   // orders the packets queued at one link across channels
 	msg    int32
 	size   int32
 	hop    int32 // the route's link it waits for or crosses
@@ -127,7 +135,6 @@ type packet struct {
 
 type pktMsg struct {
 	route     []int32 // every packet's, where routing has no choice (shared)
-	vcs       []uint8 // route's channels
 	shared    bool
 	a, b, n   int64    // from node a to node b, n bytes
 	next, npk int64    // packets made so far, of npk
@@ -236,7 +243,7 @@ func (f *PacketNet) Send(at Duration, a, b int64, n int64, token int32) {
 	}
 	npk := max((n+f.mtu-1)/f.mtu, 1)
 	m := &f.msgs[mid]
-	*m = pktMsg{route: m.route, vcs: m.vcs, a: a, b: b, n: n, npk: npk, left: npk,
+	*m = pktMsg{route: m.route, a: a, b: b, n: n, npk: npk, left: npk,
 		hash: uint64(f.stats.Messages) << 20, at: at, token: token}
 	f.stats.Messages++
 	f.stats.Bytes += n
@@ -244,7 +251,7 @@ func (f *PacketNet) Send(at Duration, a, b int64, n int64, token int32) {
 	// Star and torus routes have no choice: the packets share one.
 	if m.shared = f.topo.Kind == Star || f.topo.Kind == Torus; m.shared {
 		m.route = f.topo.Route(a, b, 0, m.route[:0])
-		m.vcs = f.channels(m.route, m.vcs)
+		f.channels(m.route)
 	}
 	f.schedule(at, evInject, mid, 0)
 }
@@ -258,11 +265,11 @@ func (f *PacketNet) nextPacket(mid int32) int32 {
 	id := f.newPacket()
 	p := f.pkt(id)
 	if m.shared {
-		p.route, p.vcs = m.route, m.vcs
+		p.route = m.route
 	} else {
-		p.own = f.topo.Route(m.a, m.b, f.hash(m.a, m.b, m.hash+uint64(m.next)), p.own[:0])
-		p.ownVCs = f.channels(p.own, p.ownVCs)
-		p.route, p.vcs = p.own, p.ownVCs
+		own := f.topo.Route(m.a, m.b, f.hash(m.a, m.b, m.hash+uint64(m.next)), f.own[id][:0])
+		f.channels(own)
+		f.own[id], p.route = own, own
 	}
 	p.size = int32(min(f.mtu, m.n-m.next*f.mtu))
 	p.msg, p.hop, p.vc, p.nextVC, p.tailIn = mid, 0, 0, 0, m.at
@@ -281,6 +288,7 @@ func (f *PacketNet) newPacket() int32 {
 	if int(id/flowChunk) == len(f.pkts) {
 		f.pkts = append(f.pkts, make([]packet, flowChunk))
 	}
+	f.own = append(f.own, nil)
 	f.npkts++
 	return id
 }
@@ -314,11 +322,11 @@ func (f *PacketNet) handle(e pktEvent) {
 	case evInject:
 		id := f.nextPacket(e.a)
 		f.enqueue(id)
-		f.tryStart(f.pkt(id).route[0], now)
+		f.tryStart(linkOf(f.pkt(id).route[0]), now)
 	case evHead:
 		f.enqueue(e.a)
 		p := f.pkt(e.a)
-		f.tryStart(p.route[p.hop], now)
+		f.tryStart(linkOf(p.route[p.hop]), now)
 	case evLink:
 		f.links[e.a].wakeAt = -1
 		f.tryStart(e.a, now)
@@ -340,32 +348,50 @@ func (f *PacketNet) handle(e pktEvent) {
 // channel it will take there.
 func (f *PacketNet) enqueue(id int32) {
 	p := f.pkt(id)
-	if p.vcs != nil {
-		p.nextVC = p.vcs[p.hop]
-	}
-	p.qseq = f.seq
+	r := p.route[p.hop]
+	p.nextVC = uint8(r >> vcShift)
+	q := &f.queues[linkOf(r)*f.nvc+int32(p.nextVC)]
+	q.items = append(q.items, f.queued(id, f.seq))
 	f.seq++
-	q := &f.queues[p.route[p.hop]*f.nvc+int32(p.nextVC)]
-	q.ids = append(q.ids, id)
 }
 
-// channels appends to buf the virtual channel taken on each link of
-// route (see the top of this file) and returns it; nil where links have
-// one channel.
-func (f *PacketNet) channels(route []int32, buf []uint8) []uint8 {
-	if f.nvc == 1 {
-		return nil
+// queued returns packet id's queue entry with order seq.
+func (f *PacketNet) queued(id int32, seq uint64) queued {
+	p := f.pkt(id)
+	need := p.size
+	if p.hop == int32(len(p.route))-1 {
+		need = 0 // a node's memory is unlimited
 	}
-	buf = append(buf[:0], 0) // the injection link's buffer has one channel
-	vc := uint8(0)
+	return queued{seq, id, need}
+}
+
+// Route entries: a link id below 2^vcShift and its virtual channel
+// above.
+const vcShift = 28
+
+// Every link id fits below the channel bits.
+var _ [1<<vcShift - maxTopologyLinks]struct{}
+
+func linkOf(r int32) int32 { return r & (1<<vcShift - 1) }
+
+// channels marks on each link of route the virtual channel taken there
+// (see the top of this file); where links have one channel, 0 everywhere,
+// route stays as it is.
+func (f *PacketNet) channels(route []int32) {
+	if f.nvc == 1 {
+		return
+	}
+	// The injection link's buffer has one channel, as has a node's
+	// memory at the end: their entries keep channel 0.
+	vc := int32(0)
 	nd := int32(len(f.topo.Dims))
 	for i := 1; i < len(route)-1; i++ {
-		l, prev := route[i], route[i-1]
+		l, prev := route[i], linkOf(route[i-1])
 		if f.topo.Kind == Dragonfly {
 			if prev >= f.globalLinks {
 				vc++
 			}
-			buf = append(buf, vc)
+			route[i] |= vc << vcShift
 			continue
 		}
 		// A torus link: base + (r*dims + d)*2 + dir.
@@ -378,9 +404,8 @@ func (f *PacketNet) channels(route []int32, buf []uint8) []uint8 {
 		if c := r / f.strides[d] % n; dir == 0 && c == n-1 || dir == 1 && c == 0 {
 			vc = 1 // the dateline
 		}
-		buf = append(buf, vc)
+		route[i] |= vc << vcShift
 	}
-	return append(buf, 0) // a node's memory: unlimited, one channel
 }
 
 // tryStart starts packets on link l: the earliest queued of the channels'
@@ -398,16 +423,16 @@ func (f *PacketNet) tryStart(l int32, now Duration) {
 		best, bestSeq, ready := -1, uint64(math.MaxUint64), false
 		for v := range qs {
 			q := &qs[v]
-			if int(q.head) == len(q.ids) {
+			if int(q.head) == len(q.items) {
 				continue
 			}
-			p := f.pkt(q.ids[q.head])
-			if p.qseq >= bestSeq {
+			e := &q.items[q.head]
+			if e.seq >= bestSeq {
 				continue
 			}
-			ok := p.hop == int32(len(p.route))-1 || f.credits[int(l*f.nvc)+v] >= int64(p.size)
+			ok := f.credits[int(l*f.nvc)+v] >= int64(e.need)
 			if ok || busy {
-				best, bestSeq, ready = v, p.qseq, ok
+				best, bestSeq, ready = v, e.seq, ok
 			}
 		}
 		if best < 0 {
@@ -421,15 +446,13 @@ func (f *PacketNet) tryStart(l int32, now Duration) {
 			return
 		}
 		q := &qs[best]
-		id := q.ids[q.head]
+		id := q.items[q.head].id
 		if p := f.pkt(id); p.hop == 0 && f.msgs[p.msg].next < f.msgs[p.msg].npk {
 			// The message's next packet takes its place in the
 			// injection queue.
-			np := f.nextPacket(p.msg)
-			f.pkt(np).qseq = p.qseq
-			q.ids[q.head] = np
-		} else if q.head++; int(q.head) == len(q.ids) {
-			q.ids, q.head = q.ids[:0], 0
+			q.items[q.head] = f.queued(f.nextPacket(p.msg), bestSeq)
+		} else if q.head++; int(q.head) == len(q.items) {
+			q.items, q.head = q.items[:0], 0
 		}
 		f.start(l, id, max(now, lk.freeAt))
 	}
@@ -448,7 +471,7 @@ func (f *PacketNet) start(l, id int32, now Duration) {
 	if p.hop > 0 {
 		// Its tail leaves the buffer it sat in at txEnd; the credit
 		// reaches the port upstream a link latency later.
-		prev := p.route[p.hop-1]
+		prev := linkOf(p.route[p.hop-1])
 		f.schedule(txEnd+f.lat[f.class(prev)], evCredit, prev*f.nvc+int32(p.vc), size)
 	}
 	p.tailIn = txEnd + f.lat[c]

@@ -362,24 +362,28 @@ func (t *Topology) Route(src, dst int64, hash uint64, buf []int32) []int32 {
 // direction dir (0 positive, 1 negative) is base + (r*dims + d)*2 + dir.
 func (t *Topology) torusRoute(src, dst, base int64, buf []int32) []int32 {
 	nd := int64(len(t.Dims))
-	cur := src
+	cur := src // the router reached so far
 	stride := int64(1)
 	for d, size := range t.Dims {
 		n := int64(size)
 		a, b := cur/stride%n, dst/stride%n
 		fwd := (b - a + n) % n
-		dir, steps, step := int64(0), fwd, stride
+		// Each step moves cur by one stride along d, or back across the
+		// ring's wrap-around; the coordinate a follows without dividing.
+		step, wrap, steps, dir := stride, 1-n, fwd, int64(0)
 		if fwd > n/2 {
-			dir, steps = 1, n-fwd
+			step, wrap, steps, dir = -stride, n-1, n-fwd, 1
 		}
+		link := base + int64(d)*2 + dir
 		for range steps {
-			buf = append(buf, int32(base+(cur*nd+int64(d))*2+dir))
-			c := cur / stride % n
-			next := (c + 1) % n
-			if dir == 1 {
-				next = (c + n - 1) % n
+			buf = append(buf, int32(link+cur*nd*2))
+			if dir == 0 && a == n-1 || dir == 1 && a == 0 {
+				cur += wrap * stride
+				a += wrap
+			} else {
+				cur += step
+				a += 1 - 2*dir
 			}
-			cur += (next - c) * step
 		}
 		stride *= n
 	}
