@@ -1,5 +1,7 @@
 package partition
 
+import "slices"
+
 // Objective is what KWay minimises, under the balance constraint.
 type Objective int
 
@@ -23,66 +25,134 @@ func (o Objective) String() string {
 	return "Objective(invalid)"
 }
 
+// nets is the hypergraph that volume refinement works on: net e carries
+// cost[e] of vertex src[e]'s data to every part other than src[e]'s own
+// that holds one of its pins. The input graph's Graph.Nets gives it
+// exactly; elsewhere each vertex u is one net, sending vsize[u] to the
+// neighbours u sends to (wgraph.volNets).
+type nets struct {
+	src       []int32
+	cost      []int64
+	ptr, pins []int32 // net e's pins are pins[ptr[e]:ptr[e+1]], never src[e]
+	iptr, inc []int32 // vertex v is a pin of the nets inc[iptr[v]:iptr[v+1]]
+	optr, own []int32 // v is the source of the nets own[optr[v]:optr[v+1]]
+}
+
+// newNets makes the hypergraph of a valid Nets on n vertices, leaving out
+// pins that are their net's source (they never add a part).
+func newNets(n int, x *Nets) *nets {
+	h := &nets{src: x.Src, cost: x.Cost, ptr: make([]int32, len(x.Src)+1)}
+	for e, u := range x.Src {
+		for _, v := range x.Pins[x.Ptr[e]:x.Ptr[e+1]] {
+			if v != u {
+				h.pins = append(h.pins, v)
+			}
+		}
+		h.ptr[e+1] = int32(len(h.pins))
+	}
+	h.index(n)
+	return h
+}
+
+// volNets returns the hypergraph of g's volume, built once: the input
+// graph's Nets if it has them, or one net per vertex.
+func (g *wgraph) volNets() *nets {
+	if g.nets != nil {
+		return g.nets
+	}
+	h := &nets{src: make([]int32, g.n), cost: g.vsize, ptr: make([]int32, g.n+1)}
+	for u := int32(0); int(u) < g.n; u++ {
+		h.src[u] = u
+		for p := g.xadj[u]; p < g.xadj[u+1]; p++ {
+			if g.sends(p) {
+				h.pins = append(h.pins, g.adj[p])
+			}
+		}
+		h.ptr[u+1] = int32(len(h.pins))
+	}
+	h.index(g.n)
+	g.nets = h
+	return h
+}
+
+// index fills in the incidence lists by counting sort.
+func (h *nets) index(n int) {
+	h.iptr, h.optr = make([]int32, n+1), make([]int32, n+1)
+	for _, v := range h.pins {
+		h.iptr[v+1]++
+	}
+	for _, u := range h.src {
+		h.optr[u+1]++
+	}
+	for v := 0; v < n; v++ {
+		h.iptr[v+1] += h.iptr[v]
+		h.optr[v+1] += h.optr[v]
+	}
+	h.inc, h.own = make([]int32, len(h.pins)), make([]int32, len(h.src))
+	inext, onext := slices.Clone(h.iptr[:n]), slices.Clone(h.optr[:n])
+	for e, u := range h.src {
+		h.own[onext[u]] = int32(e)
+		onext[u]++
+		for _, v := range h.pins[h.ptr[e]:h.ptr[e+1]] {
+			h.inc[inext[v]] = int32(e)
+			inext[v]++
+		}
+	}
+}
+
 // volState keeps, beside a k-way partition, what volume refinement needs
-// (METIS's per-vertex part connectivity, vnbrpool): for every vertex u,
-// the parts of the neighbours u sends to with how many of those
-// neighbours each holds, in lpart and lcnt[off[u] : off[u]+nl[u]]. A
-// vertex has room for min(its sending entries, k) of them, so the lists
-// take at most two words per adjacency entry.
+// (METIS's per-vertex part connectivity, vnbrpool, per net): for every net
+// e, the parts of its pins with how many pins each holds, in lpart and
+// lcnt[off[e] : off[e]+nl[e]]. A net has room for min(its pins, k) of
+// them, so the lists take at most two words per pin.
 type volState struct {
 	s           *kwayState
+	h           *nets
 	off, nl     []int32
 	lpart, lcnt []int32
 	vol         int64
-	// Scratch for gain, per part, cleared through touched: the size of the
-	// vertices sending to v that sit in the part (inb), and of those that
-	// send to another vertex there (has).
+	// Scratch for gain, per part, cleared through touched: the cost of
+	// the nets of v whose source sits in the part (inb), and of those
+	// with another pin there (has).
 	inb, has []int64
 	mark     []bool
 	touched  []int32
 }
 
-func (g *wgraph) sends(p int32) bool    { return g.dir == nil || g.dir[p]&dirOut != 0 }
-func (g *wgraph) receives(p int32) bool { return g.dir == nil || g.dir[p]&dirIn != 0 }
+func (g *wgraph) sends(p int32) bool { return g.out == nil || g.out[p] }
 
 func newVolState(s *kwayState) *volState {
-	g := s.g
+	h := s.g.volNets()
+	ne := len(h.src)
 	vs := &volState{
-		s: s, off: make([]int32, g.n+1), nl: make([]int32, g.n),
+		s: s, h: h, off: make([]int32, ne+1), nl: make([]int32, ne),
 		inb: make([]int64, s.k), has: make([]int64, s.k), mark: make([]bool, s.k),
 	}
-	for u := int32(0); int(u) < g.n; u++ {
-		var out int32
-		for p := g.xadj[u]; p < g.xadj[u+1]; p++ {
-			if g.sends(p) {
-				out++
-			}
-		}
-		vs.off[u+1] = vs.off[u] + min(out, int32(s.k))
+	for e := 0; e < ne; e++ {
+		vs.off[e+1] = vs.off[e] + min(h.ptr[e+1]-h.ptr[e], int32(s.k))
 	}
-	vs.lpart = make([]int32, vs.off[g.n])
-	vs.lcnt = make([]int32, vs.off[g.n])
-	for u := int32(0); int(u) < g.n; u++ {
-		for p := g.xadj[u]; p < g.xadj[u+1]; p++ {
-			if g.sends(p) {
-				vs.add(u, s.where[g.adj[p]])
-			}
+	vs.lpart = make([]int32, vs.off[ne])
+	vs.lcnt = make([]int32, vs.off[ne])
+	for e := int32(0); int(e) < ne; e++ {
+		for _, v := range h.pins[h.ptr[e]:h.ptr[e+1]] {
+			vs.add(e, s.where[v])
 		}
-		vs.vol += g.vsize[u] * int64(vs.remote(u))
+		vs.vol += h.cost[e] * int64(vs.remote(e))
 	}
 	return vs
 }
 
-// remote is the number of parts other than its own that u sends to.
-func (vs *volState) remote(u int32) int32 {
-	n := vs.nl[u]
-	if vs.count(u, vs.s.where[u]) > 0 {
+// remote is the number of parts other than its source's that net e
+// reaches.
+func (vs *volState) remote(e int32) int32 {
+	n := vs.nl[e]
+	if vs.count(e, vs.s.where[vs.h.src[e]]) > 0 {
 		n--
 	}
 	return n
 }
 
-// count is the number of the neighbours u sends to that are in part q.
+// count is the number of net u's pins in part q.
 func (vs *volState) count(u, q int32) int32 {
 	for i := vs.off[u]; i < vs.off[u]+vs.nl[u]; i++ {
 		if vs.lpart[i] == q {
@@ -92,7 +162,7 @@ func (vs *volState) count(u, q int32) int32 {
 	return 0
 }
 
-// add counts one more neighbour that u sends to in part q.
+// add counts one more pin of net u in part q.
 func (vs *volState) add(u, q int32) {
 	end := vs.off[u] + vs.nl[u]
 	for i := vs.off[u]; i < end; i++ {
@@ -105,7 +175,7 @@ func (vs *volState) add(u, q int32) {
 	vs.nl[u]++
 }
 
-// sub counts one neighbour fewer that u sends to in part q.
+// sub counts one pin of net u fewer in part q.
 func (vs *volState) sub(u, q int32) {
 	end := vs.off[u] + vs.nl[u]
 	for i := vs.off[u]; i < end; i++ {
@@ -131,12 +201,13 @@ func (vs *volState) touch(q int32) {
 // the weight limits as kwayState.bestMove keeps them; with the volume
 // gain vg and the cut gain cg; -1 if no part has room.
 //
-// Moving v from a to b changes v's own term by VSize[v] unless it sends
-// to both or neither, and for every u that sends to v, u's term loses
-// VSize[u] if v was u's last receiver in a (a not u's part) and gains it
-// if u had none in b (b not u's part).
+// Moving v from a to b changes the term of each net v is the source of
+// by its cost unless the net reaches both or neither, and for every net e
+// v is a pin of, e's term loses e's cost if v was e's last pin in a (a
+// not its source's part) and gains it if e had none in b (b not its
+// source's part).
 func (vs *volState) best(v int32, minpw, maxpw float64) (to int32, vg, cg int64) {
-	s, g := vs.s, vs.s.g
+	s, g, h := vs.s, vs.s.g, vs.h
 	s.connect(v)
 	defer s.disconnect()
 	to, _ = s.bestMove(v, minpw, maxpw)
@@ -145,30 +216,29 @@ func (vs *volState) best(v int32, minpw, maxpw float64) (to int32, vg, cg int64)
 	}
 	a := s.where[v]
 	var leave, total int64
-	for p := g.xadj[v]; p < g.xadj[v+1]; p++ {
-		if !g.receives(p) {
-			continue
+	for _, e := range h.inc[h.iptr[v]:h.iptr[v+1]] {
+		c, qe := h.cost[e], s.where[h.src[e]]
+		total += c
+		if qe != a && vs.count(e, a) == 1 {
+			leave += c
 		}
-		u := g.adj[p]
-		su, qu := g.vsize[u], s.where[u]
-		total += su
-		if qu != a && vs.count(u, a) == 1 {
-			leave += su
-		}
-		vs.inb[qu] += su
-		vs.touch(qu)
-		for i := vs.off[u]; i < vs.off[u]+vs.nl[u]; i++ {
-			if q := vs.lpart[i]; q != qu {
-				vs.has[q] += su
+		vs.inb[qe] += c
+		vs.touch(qe)
+		for i := vs.off[e]; i < vs.off[e]+vs.nl[e]; i++ {
+			if q := vs.lpart[i]; q != qe {
+				vs.has[q] += c
 				vs.touch(q)
 			}
 		}
 	}
 	own := func(q int32) int64 {
-		if vs.count(v, q) > 0 {
-			return g.vsize[v]
+		var c int64
+		for _, e := range h.own[h.optr[v]:h.optr[v+1]] {
+			if vs.count(e, q) > 0 {
+				c += h.cost[e]
+			}
 		}
-		return 0
+		return c
 	}
 	vw := float64(g.vw[v])
 	to = -1
@@ -191,18 +261,17 @@ func (vs *volState) best(v int32, minpw, maxpw float64) (to int32, vg, cg int64)
 
 // move moves v to part to, whose volume gain is vg.
 func (vs *volState) move(v, to int32, vg int64) {
-	s, g := vs.s, vs.s.g
+	s, g, h := vs.s, vs.s.g, vs.h
 	from := s.where[v]
 	var c int64
 	for p := g.xadj[v]; p < g.xadj[v+1]; p++ {
-		u := g.adj[p]
-		if s.where[u] == to {
+		if s.where[g.adj[p]] == to {
 			c += g.ew(p)
 		}
-		if g.receives(p) {
-			vs.sub(u, from)
-			vs.add(u, to)
-		}
+	}
+	for _, e := range h.inc[h.iptr[v]:h.iptr[v+1]] {
+		vs.sub(e, from)
+		vs.add(e, to)
 	}
 	s.move(v, to, c, nil)
 	vs.vol -= vg

@@ -84,6 +84,39 @@ func TestVolumeClosedForms(t *testing.T) {
 	}
 }
 
+// TestVolumeNets counts the volume of matrix multiply's exact nets, where
+// vertex (i, j) sends A(i, j) along its row and B(i, j) along its column:
+// on a pr x pc grid of blocks each vertex sends 8 bytes to pc - 1 parts
+// and 8 to pr - 1; on strips of whole columns, A to every other part.
+// Graph.Volume without the nets counts one size per vertex for the two.
+func TestVolumeNets(t *testing.T) {
+	const n = 16
+	g := matmulVCG(n)
+	plain := g.Volume(matmulBlocks(n, 2, 2))
+	g.Nets = matmulNets(n)
+	if err := g.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ pr, pc int }{{2, 2}, {4, 2}, {1, 8}, {1, 1}} {
+		if got, want := g.Volume(matmulBlocks(n, tc.pr, tc.pc)), int64(8*n*n*(tc.pr-1+tc.pc-1)); got != want {
+			t.Errorf("%dx%d blocks: volume %d, want %d", tc.pr, tc.pc, got, want)
+		}
+	}
+	if got, want := plain, int64(8*n*n*2); got != want {
+		t.Errorf("2x2 blocks without nets: volume %d, want %d", got, want)
+	}
+	// A pin that is its net's source adds nothing.
+	x := &Nets{Src: []int32{0, 1}, Ptr: []int32{0, 2, 4}, Pins: []int32{0, 3, 1, 2}, Cost: []int64{5, 7}}
+	s := star(3)
+	s.Nets = x
+	if got, want := s.Volume([]int32{0, 0, 1, 1}), int64(5+7); got != want {
+		t.Errorf("two nets: volume %d, want %d", got, want)
+	}
+	if got := s.Volume([]int32{0, 0, 0, 0}); got != 0 {
+		t.Errorf("two nets in one part: volume %d, want 0", got)
+	}
+}
+
 func TestFromArcs(t *testing.T) {
 	// 0 -> 1, 1 -> 2 and 2 -> 1 (both ways), 3 -> 0 twice.
 	g := FromArcs(4, []Edge{{0, 1, 2}, {1, 2, 1}, {2, 1, 3}, {3, 0, 1}, {3, 0, 1}, {2, 2, 5}})
@@ -110,11 +143,12 @@ func TestFromArcs(t *testing.T) {
 
 // TestVolumeGains moves vertices one at a time, each to the part that
 // volume refinement picks for it, on random graphs with random directions
-// and sizes, and requires the volume volState keeps, and thus every gain,
-// to equal Graph.Volume of the partition after every move.
+// and sizes or random nets, and requires the volume volState keeps, and
+// thus every gain, to equal Graph.Volume of the partition after every
+// move.
 func TestVolumeGains(t *testing.T) {
 	r := &rng{s: 7}
-	for trial := 0; trial < 40; trial++ {
+	for trial := 0; trial < 60; trial++ {
 		g, k := randomSmallGraph(r)
 		if k < 2 || g.N() < 2 {
 			continue
@@ -123,11 +157,14 @@ func TestVolumeGains(t *testing.T) {
 		for v := range g.VSize {
 			g.VSize[v] = int64(r.intn(5))
 		}
-		if trial%2 == 1 {
+		switch trial % 3 {
+		case 1:
 			g.Sends = make([]bool, len(g.Adj))
 			for p := range g.Sends {
 				g.Sends[p] = r.intn(3) > 0
 			}
+		case 2:
+			g.Nets = randomNets(r, g.N())
 		}
 		wg := newWGraph(g, Volume)
 		where := make([]int32, g.N())
@@ -225,6 +262,25 @@ func TestVolumeBadInput(t *testing.T) {
 		{"negative size", "vertex 2: size -1 is negative", func(g *Graph) { g.VSize = make([]int64, 16); g.VSize[2] = -1 }, Options{Objective: Volume}},
 		{"huge sizes", "sizes add up to more than 2^53", func(g *Graph) { g.VSize = make([]int64, 16); g.VSize[0], g.VSize[1] = 1<<62, 1<<62 }, Options{}},
 		{"short Sends", "Sends has 2 entries, Adj 48", func(g *Graph) { g.Sends = []bool{true, false} }, Options{Objective: Volume}},
+		{"nets without costs", "Nets: 1 sources, 0 costs and 2 pointers", func(g *Graph) { g.Nets = &Nets{Src: []int32{0}, Ptr: []int32{0, 0}} }, Options{Objective: Volume}},
+		{"nets pointers", "Nets: Ptr runs from 0 to 3 over 2 pins", func(g *Graph) {
+			g.Nets = &Nets{Src: []int32{0}, Ptr: []int32{0, 3}, Pins: []int32{1, 2}, Cost: []int64{1}}
+		}, Options{Objective: Volume}},
+		{"net source", "Nets: net 1: source 16 is out of range 0..15", func(g *Graph) {
+			g.Nets = &Nets{Src: []int32{0, 16}, Ptr: []int32{0, 0, 0}, Cost: []int64{1, 1}}
+		}, Options{Objective: Volume}},
+		{"net pin", "Nets: net 0: pin -1 is out of range 0..15", func(g *Graph) {
+			g.Nets = &Nets{Src: []int32{0}, Ptr: []int32{0, 1}, Pins: []int32{-1}, Cost: []int64{1}}
+		}, Options{Objective: Volume}},
+		{"net pin twice", "Nets: net 0 lists pin 3 twice", func(g *Graph) {
+			g.Nets = &Nets{Src: []int32{0}, Ptr: []int32{0, 2}, Pins: []int32{3, 3}, Cost: []int64{1}}
+		}, Options{Objective: Volume}},
+		{"net cost", "Nets: net 0: cost -2 is negative", func(g *Graph) {
+			g.Nets = &Nets{Src: []int32{0}, Ptr: []int32{0, 0}, Cost: []int64{-2}}
+		}, Options{Objective: Volume}},
+		{"net ptr decreasing", "Nets: net 0: Ptr decreases from 0 to -1", func(g *Graph) {
+			g.Nets = &Nets{Src: []int32{0, 1}, Ptr: []int32{0, -1, 0}, Cost: []int64{1, 1}}
+		}, Options{Objective: Volume}},
 		{"unknown objective", "Objective 7 is unknown", func(g *Graph) {}, Options{Objective: 7}},
 	}
 	for _, tc := range bad {
