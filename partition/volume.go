@@ -27,7 +27,9 @@ func (o Objective) String() string {
 
 // nets is the hypergraph that volume refinement works on: net e carries
 // cost[e] of vertex src[e]'s data to every part other than src[e]'s own
-// that holds one of its pins. The input graph's Graph.Nets gives it
+// that holds one of its pins; src[e] is -1 for data from outside the
+// graph (a subgraph of recursive bisection), which every part holding a
+// pin receives. The input graph's Graph.Nets gives it
 // exactly; elsewhere each vertex u is one net, sending vsize[u] to the
 // neighbours u sends to (wgraph.volNets).
 type nets struct {
@@ -54,8 +56,8 @@ func newNets(n int, x *Nets) *nets {
 	return h
 }
 
-// volNets returns the hypergraph of g's volume, built once: the input
-// graph's Nets if it has them, or one net per vertex.
+// volNets returns the hypergraph of g's volume: the input graph's Nets,
+// contracted to g, if it has them, or one net per vertex.
 func (g *wgraph) volNets() *nets {
 	if g.nets != nil {
 		return g.nets
@@ -71,8 +73,39 @@ func (g *wgraph) volNets() *nets {
 		h.ptr[u+1] = int32(len(h.pins))
 	}
 	h.index(g.n)
-	g.nets = h
 	return h
+}
+
+// contract returns the hypergraph on the coarse graph of cn vertices that
+// cmap maps h's vertices to: the same nets, their source and pins mapped,
+// each pin once, and none that is the source. A net left without pins
+// never costs anything and is dropped. The volume of a coarse partition
+// is that of the partition it projects to, so refining the coarse graphs
+// refines the exact volume.
+func (h *nets) contract(cmap []int32, cn int) *nets {
+	c := &nets{ptr: []int32{0}}
+	seen := make([]int32, cn) // seen[x] == e+1: x is a pin of net e already
+	for e, u := range h.src {
+		cu := int32(-1)
+		if u >= 0 {
+			cu = cmap[u]
+		}
+		start := len(c.pins)
+		for _, v := range h.pins[h.ptr[e]:h.ptr[e+1]] {
+			if x := cmap[v]; x != cu && seen[x] != int32(e+1) {
+				seen[x] = int32(e + 1)
+				c.pins = append(c.pins, x)
+			}
+		}
+		if len(c.pins) == start {
+			continue
+		}
+		c.src = append(c.src, cu)
+		c.cost = append(c.cost, h.cost[e])
+		c.ptr = append(c.ptr, int32(len(c.pins)))
+	}
+	c.index(cn)
+	return c
 }
 
 // index fills in the incidence lists by counting sort.
@@ -82,22 +115,59 @@ func (h *nets) index(n int) {
 		h.iptr[v+1]++
 	}
 	for _, u := range h.src {
-		h.optr[u+1]++
+		if u >= 0 {
+			h.optr[u+1]++
+		}
 	}
 	for v := 0; v < n; v++ {
 		h.iptr[v+1] += h.iptr[v]
 		h.optr[v+1] += h.optr[v]
 	}
-	h.inc, h.own = make([]int32, len(h.pins)), make([]int32, len(h.src))
+	h.inc, h.own = make([]int32, len(h.pins)), make([]int32, h.optr[n])
 	inext, onext := slices.Clone(h.iptr[:n]), slices.Clone(h.optr[:n])
 	for e, u := range h.src {
-		h.own[onext[u]] = int32(e)
-		onext[u]++
+		if u >= 0 {
+			h.own[onext[u]] = int32(e)
+			onext[u]++
+		}
 		for _, v := range h.pins[h.ptr[e]:h.ptr[e+1]] {
 			h.inc[inext[v]] = int32(e)
 			inext[v]++
 		}
 	}
+}
+
+// split divides h between the subgraphs of the two sides of where, of
+// n[0] and n[1] vertices, that rename numbers g's vertices in (split): a
+// net's pins on one side form a net there, from its source if the source
+// is there too and from outside if not, which is the volume a partition
+// of the side adds (net splitting, as hypergraph partitioners do it).
+func (h *nets) split(where, rename []int32, n [2]int) [2]*nets {
+	var out [2]*nets
+	for side := range out {
+		c := &nets{ptr: []int32{0}}
+		for e, u := range h.src {
+			start := len(c.pins)
+			for _, v := range h.pins[h.ptr[e]:h.ptr[e+1]] {
+				if where[v] == int32(side) {
+					c.pins = append(c.pins, rename[v])
+				}
+			}
+			if len(c.pins) == start {
+				continue
+			}
+			src := int32(-1)
+			if u >= 0 && where[u] == int32(side) {
+				src = rename[u]
+			}
+			c.src = append(c.src, src)
+			c.cost = append(c.cost, h.cost[e])
+			c.ptr = append(c.ptr, int32(len(c.pins)))
+		}
+		c.index(n[side])
+		out[side] = c
+	}
+	return out
 }
 
 // volState keeps, beside a k-way partition, what volume refinement needs
@@ -146,10 +216,18 @@ func newVolState(s *kwayState) *volState {
 // reaches.
 func (vs *volState) remote(e int32) int32 {
 	n := vs.nl[e]
-	if vs.count(e, vs.s.where[vs.h.src[e]]) > 0 {
+	if q := vs.srcPart(e); q >= 0 && vs.count(e, q) > 0 {
 		n--
 	}
 	return n
+}
+
+// srcPart is the part of net e's source, -1 for data from outside.
+func (vs *volState) srcPart(e int32) int32 {
+	if u := vs.h.src[e]; u >= 0 {
+		return vs.s.where[u]
+	}
+	return -1
 }
 
 // count is the number of net u's pins in part q.
@@ -162,31 +240,36 @@ func (vs *volState) count(u, q int32) int32 {
 	return 0
 }
 
-// add counts one more pin of net u in part q.
-func (vs *volState) add(u, q int32) {
+// add counts one more pin of net u in part q, and reports whether it is
+// the first there.
+func (vs *volState) add(u, q int32) bool {
 	end := vs.off[u] + vs.nl[u]
 	for i := vs.off[u]; i < end; i++ {
 		if vs.lpart[i] == q {
 			vs.lcnt[i]++
-			return
+			return false
 		}
 	}
 	vs.lpart[end], vs.lcnt[end] = q, 1
 	vs.nl[u]++
+	return true
 }
 
-// sub counts one pin of net u fewer in part q.
-func (vs *volState) sub(u, q int32) {
+// sub counts one pin of net u fewer in part q, and reports whether it
+// was the last there.
+func (vs *volState) sub(u, q int32) bool {
 	end := vs.off[u] + vs.nl[u]
 	for i := vs.off[u]; i < end; i++ {
 		if vs.lpart[i] == q {
 			if vs.lcnt[i]--; vs.lcnt[i] == 0 {
 				vs.lpart[i], vs.lcnt[i] = vs.lpart[end-1], vs.lcnt[end-1]
 				vs.nl[u]--
+				return true
 			}
-			return
+			return false
 		}
 	}
+	return false
 }
 
 func (vs *volState) touch(q int32) {
@@ -196,7 +279,7 @@ func (vs *volState) touch(q int32) {
 	}
 }
 
-// best returns the part among those adjacent to v that v's move to
+// gain returns the part among those adjacent to v that v's move to
 // reduces the volume most, then the cut most, then the lighter, within
 // the weight limits as kwayState.bestMove keeps them; with the volume
 // gain vg and the cut gain cg; -1 if no part has room.
@@ -206,7 +289,7 @@ func (vs *volState) touch(q int32) {
 // v is a pin of, e's term loses e's cost if v was e's last pin in a (a
 // not its source's part) and gains it if e had none in b (b not its
 // source's part).
-func (vs *volState) best(v int32, minpw, maxpw float64) (to int32, vg, cg int64) {
+func (vs *volState) gain(v int32, minpw, maxpw float64) (to int32, vg, cg int64) {
 	s, g, h := vs.s, vs.s.g, vs.h
 	s.connect(v)
 	defer s.disconnect()
@@ -217,13 +300,15 @@ func (vs *volState) best(v int32, minpw, maxpw float64) (to int32, vg, cg int64)
 	a := s.where[v]
 	var leave, total int64
 	for _, e := range h.inc[h.iptr[v]:h.iptr[v+1]] {
-		c, qe := h.cost[e], s.where[h.src[e]]
+		c, qe := h.cost[e], vs.srcPart(e)
 		total += c
 		if qe != a && vs.count(e, a) == 1 {
 			leave += c
 		}
-		vs.inb[qe] += c
-		vs.touch(qe)
+		if qe >= 0 {
+			vs.inb[qe] += c
+			vs.touch(qe)
+		}
 		for i := vs.off[e]; i < vs.off[e]+vs.nl[e]; i++ {
 			if q := vs.lpart[i]; q != qe {
 				vs.has[q] += c
@@ -259,22 +344,42 @@ func (vs *volState) best(v int32, minpw, maxpw float64) (to int32, vg, cg int64)
 	return to, vg, cg
 }
 
-// move moves v to part to, whose volume gain is vg.
-func (vs *volState) move(v, to int32, vg int64) {
-	s, g, h := vs.s, vs.s.g, vs.h
+// move moves v to part to, keeping the volume up to date: the nets v is
+// a pin of may lose part from and gain part to, and the nets v is the
+// source of count parts against to instead of from.
+func (vs *volState) move(v, to int32) {
+	s, h := vs.s, vs.h
 	from := s.where[v]
-	var c int64
-	for p := g.xadj[v]; p < g.xadj[v+1]; p++ {
-		if s.where[g.adj[p]] == to {
-			c += g.ew(p)
-		}
+	own := h.own[h.optr[v]:h.optr[v+1]]
+	for _, e := range own {
+		vs.vol -= h.cost[e] * int64(vs.remote(e))
 	}
 	for _, e := range h.inc[h.iptr[v]:h.iptr[v+1]] {
-		vs.sub(e, from)
-		vs.add(e, to)
+		q := vs.srcPart(e)
+		if vs.sub(e, from) && from != q {
+			vs.vol -= h.cost[e]
+		}
+		if vs.add(e, to) && to != q {
+			vs.vol += h.cost[e]
+		}
 	}
-	s.move(v, to, c, nil)
-	vs.vol -= vg
+	s.moveTo(v, to)
+	for _, e := range own {
+		vs.vol += h.cost[e] * int64(vs.remote(e))
+	}
+}
+
+// score is the volume, with the cut deciding between equal volumes: the
+// cut is squeezed into [0, 1/2).
+func (vs *volState) score() float64 {
+	c := vs.s.cut
+	return float64(vs.vol) + 0.5*float64(c)/float64(1+c)
+}
+
+// best is gain for fm, keyed by volKey.
+func (vs *volState) best(v int32, minpw, maxpw float64) (int32, float64) {
+	to, vg, cg := vs.gain(v, minpw, maxpw)
+	return to, volKey(vg, cg)
 }
 
 // improves reports whether a move with volume gain vg and cut gain cg is
@@ -293,13 +398,15 @@ func volKey(vg, cg int64) float64 {
 // METIS's Greedy_KWayVolOptimize): each pass queues the boundary vertices
 // whose best move improves (volume first, then cut), within the weight
 // limits, and takes them best first, recomputing a vertex's gain when it
-// comes out of the queue and re-queuing its neighbours after a move.
+// comes out of the queue and re-queuing its neighbours after a move; then
+// k-way FM on the volume, which climbs out of the local minima where
+// greedy stops (a net's part is only freed by moving its last pin there).
 func (s *kwayState) volRefine(niter int, ub float64, r *rng) {
 	g, h := s.g, s.w.heap
 	minpw, maxpw := s.limits(ub)
 	vs := newVolState(s)
 	consider := func(v int32) {
-		to, vg, cg := vs.best(v, minpw, maxpw)
+		to, vg, cg := vs.gain(v, minpw, maxpw)
 		switch {
 		case to >= 0 && improves(vg, cg) && h.contains(v):
 			h.update(v, volKey(vg, cg))
@@ -321,7 +428,7 @@ func (s *kwayState) volRefine(niter int, ub float64, r *rng) {
 			if !ok {
 				break
 			}
-			to, vg, cg := vs.best(v, minpw, maxpw)
+			to, vg, cg := vs.gain(v, minpw, maxpw)
 			if to < 0 || !improves(vg, cg) {
 				continue
 			}
@@ -329,7 +436,7 @@ func (s *kwayState) volRefine(niter int, ub float64, r *rng) {
 				h.insert(v, key) // stale key: back in its place
 				continue
 			}
-			vs.move(v, to, vg)
+			vs.move(v, to)
 			moved++
 			for p := g.xadj[v]; p < g.xadj[v+1]; p++ {
 				if u := g.adj[p]; g.degree(u) <= fmMaxDegree {
@@ -342,4 +449,5 @@ func (s *kwayState) volRefine(niter int, ub float64, r *rng) {
 			break
 		}
 	}
+	s.fm(vs, fmIters, ub, r)
 }

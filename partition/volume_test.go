@@ -178,15 +178,80 @@ func TestVolumeGains(t *testing.T) {
 		}
 		for i := 0; i < 3*g.N(); i++ {
 			v := int32(r.intn(g.N()))
-			to, vg, _ := vs.best(v, 0, float64(wg.tvw))
+			to, vg, _ := vs.gain(v, 0, float64(wg.tvw))
 			if to < 0 {
 				continue
 			}
 			before := vs.vol
-			vs.move(v, to, vg)
-			if want := g.Volume(where); vs.vol != want {
+			vs.move(v, to)
+			if want := g.Volume(where); vs.vol != want || before-vs.vol != vg {
 				t.Fatalf("trial %d: moving %d to %d with gain %d took the volume from %d to %d, want %d", trial, v, to, vg, before, vs.vol, want)
 			}
+		}
+	}
+}
+
+// TestNetsContractSplit checks the two ways the exact nets follow the
+// partitioner: contracted to a coarse graph, a coarse partition's volume
+// is that of the partition it projects to; split between the sides of a
+// bisection (net splitting), the volumes of partitions of the two sides
+// add up to that of the whole.
+func TestNetsContractSplit(t *testing.T) {
+	r := &rng{s: 11}
+	for trial := 0; trial < 40; trial++ {
+		g, k := randomSmallGraph(r)
+		n := g.N()
+		if n < 4 {
+			continue
+		}
+		k = max(k, 2)
+		g.Nets = randomNets(r, n)
+		wg := newWGraph(g, Volume)
+		vol := func(w *wgraph, where []int32, k int) int64 {
+			return newVolState(newKwayState(w, k, where, newRefineWork(w.n, k))).vol
+		}
+		// Contract random pairs.
+		cmap := make([]int32, n)
+		cn := 0
+		for v := 0; v < n; v += 2 {
+			cmap[v] = int32(cn)
+			if v+1 < n {
+				cmap[v+1] = int32(cn)
+			}
+			cn++
+		}
+		c := &wgraph{n: cn, xadj: make([]int32, cn+1), vw: make([]int64, cn), nets: wg.nets.contract(cmap, cn)}
+		coarse := make([]int32, cn)
+		for x := range coarse {
+			coarse[x] = int32(r.intn(k))
+		}
+		fine := make([]int32, n)
+		for v := range fine {
+			fine[v] = coarse[cmap[v]]
+		}
+		if got, want := vol(c, coarse, k), g.Volume(fine); got != want {
+			t.Fatalf("trial %d: contracted volume %d, want %d", trial, got, want)
+		}
+		// Split, then partition each side into parts of its own.
+		side := make([]int32, n)
+		for v := range side {
+			side[v] = int32(r.intn(2))
+		}
+		s0, s1 := split(wg, side, trial%2 == 0)
+		var total int64
+		whole := make([]int32, n)
+		for i, sg := range []*wgraph{s0, s1} {
+			where := make([]int32, sg.n)
+			for v := range where {
+				where[v] = int32(r.intn(k))
+				if l := sg.label[v]; l >= 0 {
+					whole[l] = int32(i*k) + where[v]
+				}
+			}
+			total += vol(sg, where, k)
+		}
+		if want := g.Volume(whole); total != want {
+			t.Fatalf("trial %d: the sides' volumes add up to %d, want %d", trial, total, want)
 		}
 	}
 }
@@ -247,6 +312,32 @@ func TestKWayVolumeMatmul(t *testing.T) {
 		}
 		if tc.k > 2 && vv >= cv {
 			t.Errorf("k=%d: Objective Volume sends %d bytes, no less than Cut's %d", tc.k, vv, cv)
+		}
+	}
+}
+
+// TestKWayVolumeMatmulNets partitions matrix multiply's value graph with
+// its exact nets (A(i, j) to row i, B(i, j) to column j): the Volume
+// objective must find the 2-D blocks' volume on 2 and 4 parts, and on 8
+// come within 1.1 times the 4 x 2 blocks'.
+func TestKWayVolumeMatmulNets(t *testing.T) {
+	const n = 32
+	g := matmulVCG(n)
+	g.Nets = matmulNets(n)
+	for _, tc := range []struct {
+		k, pr, pc int
+		within    float64
+	}{{2, 1, 2, 1}, {4, 2, 2, 1}, {8, 4, 2, 1.1}} {
+		part, cut, err := KWay(g, tc.k, Options{Seed: 1, Objective: Volume})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkPartition(t, g, tc.k, part, cut)
+		checkBalance(t, g, tc.k, part, 1+defaultImbalance)
+		vol, blocks := g.Volume(part), g.Volume(matmulBlocks(n, tc.pr, tc.pc))
+		t.Logf("matmul n=%d k=%d with nets: volume %d, %dx%d blocks %d", n, tc.k, vol, tc.pr, tc.pc, blocks)
+		if float64(vol) > tc.within*float64(blocks) {
+			t.Errorf("k=%d: volume %d, more than %.2f times the %dx%d blocks' %d", tc.k, vol, tc.within, tc.pr, tc.pc, blocks)
 		}
 	}
 }

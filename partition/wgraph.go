@@ -15,9 +15,10 @@ type wgraph struct {
 	// For the Volume objective only: vsize holds the vertex sizes (nil
 	// otherwise), and out, parallel to adj, whether the vertex whose list
 	// holds an entry sends its data to the neighbour (Graph.Sends); nil:
-	// both ways everywhere. nets is the hypergraph of the volume, the
-	// input graph's Graph.Nets or built from vsize and out when first
-	// needed (volNets).
+	// both ways everywhere. nets is the exact hypergraph of the volume:
+	// the input graph's Graph.Nets, contracted to the levels of k-way
+	// refinement and split between the sides of recursive bisection; nil
+	// without them (volNets).
 	vsize []int64
 	out   []bool
 	nets  *nets
