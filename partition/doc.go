@@ -46,9 +46,10 @@
 //     vertex to any part.
 //
 // For the Volume objective, refinement at every level is greedy k-way
-// volume refinement (as METIS's Greedy_KWayVolOptimize) followed by k-way
-// FM on the volume (moves that lose taken too, each pass rolled back to
-// the best volume seen). It works on nets: net e carries one vertex's
+// volume refinement (as METIS's Greedy_KWayVolOptimize) followed, on
+// graphs of up to two million vertices and adjacency entries, by k-way FM
+// on the volume (moves that lose taken too, each pass rolled back to the
+// best volume seen). It works on nets: net e carries one vertex's
 // data to a set of pins, and keeps the parts of its pins with counts (at
 // most min(pins, k) of them), from which a move's exact volume gain
 // follows (lambda - 1, as hypergraph partitioners count it); each vertex
@@ -111,9 +112,10 @@
 //     0.93 times gpmetis's and is at most 1.04 times on any graph and k
 //     (means over three seeds), but one run's cut, KWay's or gpmetis's,
 //     can vary by 10-20% with the seed, and neither is optimal; with the
-//     Volume objective its volume averages 0.95 times gpmetis
-//     -objtype=vol's, from 0.56 to 1.22 times (value-flow-like chains
-//     into 8 and 16 parts are the worst), and on matrix multiply's graph
+//     Volume objective its volume averages 0.91 times gpmetis
+//     -objtype=vol's, from 0.53 to 1.15 times (value-flow-like chains
+//     into 16 parts are the worst; 0.94 and 1.22 before volume FM, in
+//     one session), and on matrix multiply's graph
 //     it finds the 2-D blocks on 4 parts and comes within 1.1 times of them
 //     on 8, where gpmetis's partitions send 1.35 to 1.5 times the blocks'
 //     volume on 4 parts (32 x 32 and 64 x 64 matrices);
@@ -125,7 +127,13 @@
 //     a shared 2-core machine and allocates about 490 MB, mostly the coarse
 //     graphs (BenchmarkKWay3DGrid1M beside BenchmarkGpmetis3DGrid1M); the
 //     Volume objective takes 8.4 CPU seconds there against gpmetis
-//     -objtype=vol's 3.2, and sends 1.07 times as much.
+//     -objtype=vol's 3.2, and sends 1.07 times as much. Refining on nets
+//     (one per vertex, built for each level) made it 1.5 times slower
+//     than before, 7.9 CPU seconds against 5.1 to 5.3 and 830 MB
+//     allocated against 695, and it sends 0.8% less
+//     (BenchmarkKWayVolume3DGrid1M -cpu 1 beside main's, one session);
+//     the value-flow estimate's partitions take 1.7 to 6.5 times the
+//     edge cut's time (docs/valueflow.md).
 //
 // It imports only the standard library.
 package partition
