@@ -69,8 +69,18 @@ func (g *wgraph) labelOf(v int) int32 {
 // aiming at the fraction frac0 of the weight: balanced ones before
 // unbalanced ones, then the smaller cut.
 func (b *bisector) bisect(g *wgraph, frac0 float64) []int32 {
+	// With nets, an even split is refined for their exact volume and the
+	// tries compared by it: the cut (with ghosts) only approximates it,
+	// and volume refinement holds the parts to equal shares.
+	exact := g.nets != nil && frac0 == 0.5
 	var best *twoWay
-	for t := 0; t < b.tries; t++ {
+	var bestVol int64
+	var work *refineWork
+	ntries := b.tries
+	if exact {
+		ntries *= 2
+	}
+	for t := 0; t < ntries; t++ {
 		levels := coarsen(g, bisectCoarsenTo, b.r)
 		c := levels[len(levels)-1]
 		tries := largeGrowTries
@@ -85,6 +95,19 @@ func (b *bisector) bisect(g *wgraph, frac0 float64) []int32 {
 				where[v] = tw.where[f.cmap[v]]
 			}
 			tw = b.refine(f, where, frac0)
+		}
+		if exact {
+			if work == nil {
+				work = newRefineWork(g.n, 2)
+			}
+			s := newKwayState(g, 2, tw.where, work)
+			s.volRefine(refineIters, b.ub, b.r)
+			tw = newTwoWay(g, s.where, frac0, b.ub)
+			vol := newVolState(s).vol
+			if best == nil || tw.balanced() && (!best.balanced() || vol < bestVol || vol == bestVol && tw.cut < best.cut) {
+				best, bestVol = tw, vol
+			}
+			continue
 		}
 		var perfect bool
 		if best, perfect = keepBetter(best, tw); perfect {
@@ -347,6 +370,10 @@ func split(g *wgraph, where []int32, ghosts bool) (*wgraph, *wgraph) {
 		sg.xadj = append(sg.xadj, int32(len(sg.adj)))
 		sg.vw = append(sg.vw, 0)
 		sg.label = append(sg.label, -1)
+	}
+	if g.nets != nil {
+		h := g.nets.split(where, rename, [2]int{sub[0].n, sub[1].n})
+		sub[0].nets, sub[1].nets = h[0], h[1]
 	}
 	return sub[0], sub[1]
 }

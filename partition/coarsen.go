@@ -293,8 +293,8 @@ func contract(g *wgraph, match []int32) *wgraph {
 	if g.vsize != nil {
 		c.vsize = make([]int64, cn)
 	}
-	if g.dir != nil {
-		c.dir = make([]uint8, bound)
+	if g.out != nil {
+		c.out = make([]bool, bound)
 	}
 	slot := make([]int32, cn) // where coarse neighbour x sits in the current list, or -1
 	for i := range slot {
@@ -335,8 +335,8 @@ func contract(g *wgraph, match []int32) *wgraph {
 					adj[s], adjw[s] = cx, g.ew(p)
 					nnz++
 				}
-				if c.dir != nil {
-					c.dir[s] |= g.dir[p]
+				if c.out != nil {
+					c.out[s] = c.out[s] || g.out[p]
 				}
 			}
 			if x == u {
@@ -349,8 +349,8 @@ func contract(g *wgraph, match []int32) *wgraph {
 		c.xadj[cv+1] = nnz
 	}
 	c.adj, c.adjw = adj[:nnz:nnz], adjw[:nnz:nnz]
-	if c.dir != nil {
-		c.dir = c.dir[:nnz:nnz]
+	if c.out != nil {
+		c.out = c.out[:nnz:nnz]
 	}
 	return c
 }

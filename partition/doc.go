@@ -46,21 +46,36 @@
 //     vertex to any part.
 //
 // For the Volume objective, refinement at every level is greedy k-way
-// volume refinement (as METIS's Greedy_KWayVolOptimize): every vertex keeps
-// the parts of the neighbours it sends to, with counts (at most
-// min(degree, k) of them), from which a move's exact volume gain follows
-// by one scan of the vertex's senders' lists; moves that lower the volume,
-// or keep it and lower the cut, are taken best first within the balance
-// limit. Balancing works as for the cut. Besides that multilevel run, on
-// graphs of up to two million vertices and adjacency entries the
-// uncontracted graph is split by recursive bisection with ghosts: each
-// side's subgraph gets a weightless copy of every vertex outside it that
-// has neighbours in it, standing for the data it sends in, so that later
-// bisections see what splitting its receivers costs (net splitting, as
-// hypergraph partitioners do it); then volume refinement; the better of
-// the two is kept. Contraction merges a matrix's rows and columns into
-// pieces that hide that 2-D blocks send less than strips; the bisection
-// with ghosts on the whole graph finds the blocks.
+// volume refinement (as METIS's Greedy_KWayVolOptimize) followed, on
+// graphs of up to two million vertices and adjacency entries, by k-way FM
+// on the volume (moves that lose taken too, each pass rolled back to the
+// best volume seen). It works on nets: net e carries one vertex's
+// data to a set of pins, and keeps the parts of its pins with counts (at
+// most min(pins, k) of them), from which a move's exact volume gain
+// follows (lambda - 1, as hypergraph partitioners count it); each vertex
+// is one net, to the neighbours it sends to, unless the graph has Nets.
+// Moves that lower the volume, or keep it and lower the cut, are taken
+// best first within the balance limit. Balancing works as for the cut.
+// Besides that multilevel run, on graphs of up to two million vertices
+// and adjacency entries the uncontracted graph is split by recursive
+// bisection with ghosts: each side's subgraph gets a weightless copy of
+// every vertex outside it that has neighbours in it, standing for the
+// data it sends in, so that later bisections see what splitting its
+// receivers costs; then volume refinement; the better of the two is kept.
+// Contraction merges a matrix's rows and columns into pieces that hide
+// that 2-D blocks send less than strips; the bisection with ghosts on the
+// whole graph finds the blocks.
+//
+// Graph.Nets gives the volume exactly where one vertex's data goes
+// different ways (the value-flow graph: a vertex holds several values,
+// each read by its own vertices). The nets are then contracted with the
+// graph, so that refinement at every level counts the exact volume of
+// the partition it projects to, and split between the sides of every
+// bisection (net splitting: a net's pins on the side of its source form a
+// net from it, those on the other side one from outside, which every part
+// holding a pin receives), so that each even bisection is refined for
+// the exact volume it adds and twice as many tries are compared by it;
+// KWay then makes one run.
 //
 // A graph whose vertices and adjacency entries number under a million gets
 // two to four complete runs, the best kept (gpmetis makes one by default).
@@ -81,9 +96,15 @@
 // Limits:
 //   - one balance constraint: several weights per vertex (ncon > 1) are
 //     not supported;
-//   - the volume is counted per vertex: a vertex that stands for several
-//     values (the frontend's compressed locations) sends its VSize once to
-//     each part that any of its values goes to;
+//   - without Nets the volume is counted per vertex: a vertex that stands
+//     for several values sends its VSize once to each part that any of its
+//     values goes to; Nets count each value's readers, but the bisection
+//     and the coarsening that find the initial partition still go by the
+//     graph's edges, and on matrix multiply's exact nets into 8 parts the
+//     volume is 1.04 times the 4 x 2 blocks' (32 x 32,
+//     TestKWayVolumeMatmulNets) and 1.09 times (64 x 64, the value-flow
+//     kernel): a block split a row uneven is patched with pieces of
+//     columns, which moving one vertex at a time cannot undo;
 //   - parts are not made connected: CommAnalyzer's third objective,
 //     connected value components per node (METIS's -contig), is left out,
 //     and a part may hold pieces of several components;
@@ -91,9 +112,10 @@
 //     0.93 times gpmetis's and is at most 1.04 times on any graph and k
 //     (means over three seeds), but one run's cut, KWay's or gpmetis's,
 //     can vary by 10-20% with the seed, and neither is optimal; with the
-//     Volume objective its volume averages 0.95 times gpmetis
-//     -objtype=vol's, from 0.56 to 1.22 times (value-flow-like chains
-//     into 8 and 16 parts are the worst), and on matrix multiply's graph
+//     Volume objective its volume averages 0.91 times gpmetis
+//     -objtype=vol's, from 0.53 to 1.15 times (value-flow-like chains
+//     into 16 parts are the worst; 0.94 and 1.22 before volume FM, in
+//     one session), and on matrix multiply's graph
 //     it finds the 2-D blocks on 4 parts and comes within 1.1 times of them
 //     on 8, where gpmetis's partitions send 1.35 to 1.5 times the blocks'
 //     volume on 4 parts (32 x 32 and 64 x 64 matrices);
@@ -105,7 +127,13 @@
 //     a shared 2-core machine and allocates about 490 MB, mostly the coarse
 //     graphs (BenchmarkKWay3DGrid1M beside BenchmarkGpmetis3DGrid1M); the
 //     Volume objective takes 8.4 CPU seconds there against gpmetis
-//     -objtype=vol's 3.2, and sends 1.07 times as much.
+//     -objtype=vol's 3.2, and sends 1.07 times as much. Refining on nets
+//     (one per vertex, built for each level) made it 1.5 times slower
+//     than before, 7.9 CPU seconds against 5.1 to 5.3 and 830 MB
+//     allocated against 695, and it sends 0.8% less
+//     (BenchmarkKWayVolume3DGrid1M -cpu 1 beside main's, one session);
+//     the value-flow estimate's partitions take 1.7 to 6.5 times the
+//     edge cut's time (docs/valueflow.md).
 //
 // It imports only the standard library.
 package partition

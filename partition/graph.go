@@ -28,6 +28,25 @@ type Graph struct {
 	// definition. An edge whose entries are both false carries no data
 	// but still counts for the cut and for coarsening.
 	Sends []bool
+	// Nets, if set, defines the volume exactly where VSize and Sends
+	// cannot: where one vertex's data goes different ways (two values,
+	// each read by its own vertices). Graph.Volume and the refinement of
+	// the partition of g itself then count Nets; the coarser graphs of
+	// the multilevel scheme still go by VSize and Sends, which should
+	// approximate it.
+	Nets *Nets
+}
+
+// Nets is a hypergraph on a Graph's vertices, the lambda - 1 volume
+// model of hypergraph partitioners: net e carries Cost[e] of vertex
+// Src[e]'s data to the vertices Pins[Ptr[e]:Ptr[e+1]], and sends it once
+// to every part other than Src[e]'s own that holds one of them. A pin
+// equal to its net's source adds nothing.
+type Nets struct {
+	Src  []int32 // per net: the vertex whose data it is
+	Ptr  []int32 // len nets+1
+	Pins []int32 // the vertices that use the data, each once per net
+	Cost []int64 // per net: what sending its data to one part costs
 }
 
 // Edge is an undirected edge of weight W between vertices U and V, for
@@ -168,7 +187,7 @@ func (g *Graph) Validate() error {
 // -1 when the fault is not one vertex's.
 func (g *Graph) check(base int) (v int, msg string) {
 	if len(g.XAdj) == 0 {
-		if len(g.Adj) != 0 || len(g.AdjW) != 0 || len(g.VW) != 0 || len(g.VSize) != 0 || len(g.Sends) != 0 {
+		if len(g.Adj) != 0 || len(g.AdjW) != 0 || len(g.VW) != 0 || len(g.VSize) != 0 || len(g.Sends) != 0 || g.Nets != nil {
 			return -1, fmt.Sprintf("XAdj is empty but Adj has %d entries, AdjW %d, VW %d, VSize %d and Sends %d; XAdj needs n+1 entries", len(g.Adj), len(g.AdjW), len(g.VW), len(g.VSize), len(g.Sends))
 		}
 		return -1, ""
@@ -194,6 +213,11 @@ func (g *Graph) check(base int) (v int, msg string) {
 	}
 	if g.Sends != nil && len(g.Sends) != len(g.Adj) {
 		return -1, fmt.Sprintf("Sends has %d entries, Adj %d; give one flag per entry or nil for data flowing both ways", len(g.Sends), len(g.Adj))
+	}
+	if g.Nets != nil {
+		if msg := g.Nets.check(n, base); msg != "" {
+			return -1, "Nets: " + msg
+		}
 	}
 	var tvsize int64
 	for u, s := range g.VSize {
@@ -314,6 +338,44 @@ func (g *Graph) check(base int) (v int, msg string) {
 	return -1, ""
 }
 
+// check reports the first way in which x is not a valid hypergraph on n
+// vertices, numbered from base in the message, or "".
+func (x *Nets) check(n, base int) string {
+	ne := len(x.Src)
+	if len(x.Cost) != ne || len(x.Ptr) != ne+1 {
+		return fmt.Sprintf("%d sources, %d costs and %d pointers; give one source and cost per net and nets+1 pointers", ne, len(x.Cost), len(x.Ptr))
+	}
+	if x.Ptr[0] != 0 || int(x.Ptr[ne]) != len(x.Pins) {
+		return fmt.Sprintf("Ptr runs from %d to %d over %d pins; it must run from 0 to the number of pins", x.Ptr[0], x.Ptr[ne], len(x.Pins))
+	}
+	seen := make([]int32, n) // seen[v] == e+1: v is a pin of net e
+	var total int64
+	for e := 0; e < ne; e++ {
+		if u := x.Src[e]; u < 0 || int(u) >= n {
+			return fmt.Sprintf("net %d: source %d is out of range %d..%d", e, int(u)+base, base, n-1+base)
+		}
+		if c := x.Cost[e]; c < 0 {
+			return fmt.Sprintf("net %d: cost %d is negative; costs must be >= 0", e, c)
+		}
+		if total += x.Cost[e]; total > maxWeightSum {
+			return "the costs add up to more than 2^53; scale them down"
+		}
+		if x.Ptr[e+1] < x.Ptr[e] {
+			return fmt.Sprintf("net %d: Ptr decreases from %d to %d; it must be non-decreasing", e, x.Ptr[e], x.Ptr[e+1])
+		}
+		for _, v := range x.Pins[x.Ptr[e]:x.Ptr[e+1]] {
+			if v < 0 || int(v) >= n {
+				return fmt.Sprintf("net %d: pin %d is out of range %d..%d", e, int(v)+base, base, n-1+base)
+			}
+			if seen[v] == int32(e+1) {
+				return fmt.Sprintf("net %d lists pin %d twice; list each once", e, int(v)+base)
+			}
+			seen[v] = int32(e + 1)
+		}
+	}
+	return ""
+}
+
 // sortedSymmetric is check's fast path for the common case of neighbour
 // lists in increasing order (as FromEdges makes them): it reports whether
 // the lists are strictly increasing, in range, free of self loops and
@@ -391,7 +453,10 @@ func (g *Graph) Cut(part []int32) int64 {
 // own that v's data goes to, those of the neighbours it sends to (all its
 // neighbours when Sends is nil, which is METIS's definition, gpmetis
 // -objtype=vol). It is what a program distributed by part sends if every
-// vertex's data goes once to each other part that uses it.
+// vertex's data goes once to each other part that uses it. When g.Nets is
+// set, it is the sum over the nets of their cost times the number of parts
+// other than their source's that hold one of their pins, and VSize and
+// Sends play no part.
 //
 // part holds one part number >= 0 per vertex; Volume panics if its length
 // is not the number of vertices or a part number is negative.
@@ -407,25 +472,39 @@ func (g *Graph) Volume(part []int32) int64 {
 		}
 		k = max(k, q+1)
 	}
-	// seen[q] == v+1: part q already counted for v.
+	// seen[q] == e+1: part q already counted for net e.
 	seen := make([]int32, k)
 	var vol int64
-	for v := 0; v < n; v++ {
+	count := func(e int, src int32, pins []int32, keep func(i int) bool, cost int64) {
 		var parts int64
-		for p := g.XAdj[v]; p < g.XAdj[v+1]; p++ {
-			if g.Sends != nil && !g.Sends[p] {
+		for i, x := range pins {
+			if keep != nil && !keep(i) {
 				continue
 			}
-			if q := part[g.Adj[p]]; q != part[v] && seen[q] != int32(v+1) {
-				seen[q] = int32(v + 1)
+			if q := part[x]; q != part[src] && seen[q] != int32(e+1) {
+				seen[q] = int32(e + 1)
 				parts++
 			}
+		}
+		vol += cost * parts
+	}
+	if x := g.Nets; x != nil {
+		for e, u := range x.Src {
+			count(e, u, x.Pins[x.Ptr[e]:x.Ptr[e+1]], nil, x.Cost[e])
+		}
+		return vol
+	}
+	for v := 0; v < n; v++ {
+		lo, hi := g.XAdj[v], g.XAdj[v+1]
+		var keep func(i int) bool
+		if g.Sends != nil {
+			keep = func(i int) bool { return g.Sends[lo+int32(i)] }
 		}
 		size := int64(1)
 		if g.VSize != nil {
 			size = g.VSize[v]
 		}
-		vol += size * parts
+		count(v, int32(v), g.Adj[lo:hi], keep, size)
 	}
 	return vol
 }

@@ -78,6 +78,11 @@ func KWay(g *Graph, k int, opts Options) (part []int32, cut int64, err error) {
 	// varies by several percent with the random choices, and on small
 	// graphs more runs cost little.
 	runs := min(max(runWork/(n+len(g.Adj)), 1), maxRuns)
+	if opts.Objective == Volume && g.Nets != nil {
+		// One: its recursive bisection compares its tries by the
+		// exact volume already, and they are what finds the best.
+		runs = 1
+	}
 	work := newRefineWork(n, k)
 	var best *kwayState
 	var bestVol int64
@@ -119,6 +124,12 @@ func kway(g *wgraph, k int, ub float64, obj Objective, r *rng, work *refineWork)
 		tries = 4
 	}
 	levels := coarsen(g, coarsenTo, r)
+	if g.nets != nil {
+		// Refinement at every level counts the exact volume.
+		for l := 1; l < len(levels); l++ {
+			levels[l].nets = levels[l-1].nets.contract(levels[l-1].cmap, levels[l].n)
+		}
+	}
 	c := levels[len(levels)-1]
 
 	// The initial partition: recursive bisection of the coarsest graph,
@@ -149,7 +160,7 @@ func kway(g *wgraph, k int, ub float64, obj Objective, r *rng, work *refineWork)
 		}
 		refine()
 		if obj == Cut {
-			s.fm(fmIters, ub, r)
+			s.fm(cutMoves{s}, fmIters, ub, r)
 		}
 		if l == 0 {
 			break

@@ -419,13 +419,52 @@ func (s *kwayState) within(lo, hi float64) bool {
 	return true
 }
 
-// fm runs up to niter passes of k-way Fiduccia-Mattheyses refinement: like
-// greedy's refinement, but moves are taken best gain first even when they
-// lose, each vertex at most once a pass, and the pass then rolls back to
-// the best cut it saw; so it climbs out of the local minima where greedy
-// stops. Gains are exact: a vertex's is recomputed when it comes out of the
-// queue, and it goes back in if it dropped below the next one's.
-func (s *kwayState) fm(niter int, ub float64, r *rng) {
+// fmObjective is what k-way FM minimises: the cut (cutMoves) or the
+// volume (volState).
+type fmObjective interface {
+	// best returns v's best move within the weight limits and its gain
+	// as a heap key, or to < 0 if v has none.
+	best(v int32, minpw, maxpw float64) (to int32, key float64)
+	// move moves v to part to.
+	move(v, to int32)
+	// score is the objective, lower better.
+	score() float64
+}
+
+// cutMoves is the cut as an fmObjective.
+type cutMoves struct{ s *kwayState }
+
+func (c cutMoves) best(v int32, minpw, maxpw float64) (int32, float64) {
+	c.s.connect(v)
+	defer c.s.disconnect()
+	to, gain := c.s.bestMove(v, minpw, maxpw)
+	return to, float64(gain)
+}
+
+func (c cutMoves) move(v, to int32) { c.s.moveTo(v, to) }
+
+func (c cutMoves) score() float64 { return float64(c.s.cut) }
+
+// moveTo moves v to part to, working out v's edges into it.
+func (s *kwayState) moveTo(v, to int32) {
+	g := s.g
+	var c int64
+	for p := g.xadj[v]; p < g.xadj[v+1]; p++ {
+		if s.where[g.adj[p]] == to {
+			c += g.ew(p)
+		}
+	}
+	s.move(v, to, c, nil)
+}
+
+// fm runs up to niter passes of k-way Fiduccia-Mattheyses refinement of
+// obj: like greedy's refinement, but moves are taken best gain first even
+// when they lose, each vertex at most once a pass, and the pass then rolls
+// back to the best score it saw; so it climbs out of the local minima
+// where greedy stops. Gains are exact: a vertex's is recomputed when it
+// comes out of the queue, and it goes back in if it dropped below the next
+// one's.
+func (s *kwayState) fm(obj fmObjective, niter int, ub float64, r *rng) {
 	g, w := s.g, s.w
 	minpw, maxpw := s.limits(ub)
 	h := w.heap
@@ -434,17 +473,15 @@ func (s *kwayState) fm(niter int, ub float64, r *rng) {
 	// consider queues v with its best gain, or takes it out of the queue
 	// if it has no move.
 	consider := func(v int32) {
-		s.connect(v)
-		to, gain := s.bestMove(v, minpw, maxpw)
-		s.disconnect()
+		to, key := obj.best(v, minpw, maxpw)
 		switch {
 		case to < 0 && h.contains(v):
 			h.remove(v)
 		case to < 0:
 		case h.contains(v):
-			h.update(v, float64(gain))
+			h.update(v, key)
 		default:
-			h.insert(v, float64(gain))
+			h.insert(v, key)
 		}
 	}
 	for pass := 0; pass < niter; pass++ {
@@ -456,34 +493,27 @@ func (s *kwayState) fm(niter int, ub float64, r *rng) {
 			}
 		}
 		moves = moves[:0]
-		var cur, bestGain int64
-		bestAt := -1
+		start := obj.score()
+		bestScore, bestAt := start, -1
 		for {
 			v, ok := h.pop()
 			if !ok {
 				break
 			}
-			s.connect(v)
-			to, gain := s.bestMove(v, minpw, maxpw)
-			var c int64
-			if to >= 0 {
-				c = w.conn[to]
-			}
-			s.disconnect()
+			to, key := obj.best(v, minpw, maxpw)
 			if to < 0 {
 				continue
 			}
-			if float64(gain) < h.peekKey() {
-				h.insert(v, float64(gain)) // stale key: back in its place
+			if key < h.peekKey() {
+				h.insert(v, key) // stale key: back in its place
 				continue
 			}
 			from := s.where[v]
-			s.move(v, to, c, nil)
+			obj.move(v, to)
 			w.status[v] = extracted // locked for the rest of the pass
 			moves = append(moves, logged{v, from})
-			cur += gain
-			if cur > bestGain {
-				bestGain, bestAt = cur, len(moves)-1
+			if sc := obj.score(); sc < bestScore {
+				bestScore, bestAt = sc, len(moves)-1
 			} else if len(moves)-1-bestAt > fmLimit {
 				break
 			}
@@ -499,22 +529,15 @@ func (s *kwayState) fm(niter int, ub float64, r *rng) {
 				}
 			}
 		}
-		// Roll back to the best cut.
+		// Roll back to the best score.
 		for i := len(moves) - 1; i > bestAt; i-- {
-			m := moves[i]
-			var c int64
-			for p := g.xadj[m.v]; p < g.xadj[m.v+1]; p++ {
-				if s.where[g.adj[p]] == m.from {
-					c += g.ew(p)
-				}
-			}
-			s.move(m.v, m.from, c, nil)
+			obj.move(moves[i].v, moves[i].from)
 		}
 		for _, m := range moves {
 			w.status[m.v] = notQueued
 		}
 		h.clear()
-		if bestGain <= 0 {
+		if bestScore >= start {
 			break
 		}
 	}

@@ -1,5 +1,7 @@
 package partition
 
+import "slices"
+
 // Objective is what KWay minimises, under the balance constraint.
 type Objective int
 
@@ -9,7 +11,9 @@ const (
 	Cut Objective = iota
 	// Volume minimises the total communication volume, Graph.Volume:
 	// each vertex's size once for every other part its data goes to
-	// (gpmetis -objtype=vol when Graph.Sends is nil).
+	// (gpmetis -objtype=vol when Graph.Sends is nil), or, with
+	// Graph.Nets, each net's cost once for every other part holding one
+	// of its pins.
 	Volume
 )
 
@@ -23,66 +27,225 @@ func (o Objective) String() string {
 	return "Objective(invalid)"
 }
 
+// nets is the hypergraph that volume refinement works on: net e carries
+// cost[e] of vertex src[e]'s data to every part other than src[e]'s own
+// that holds one of its pins; src[e] is -1 for data from outside the
+// graph (a subgraph of recursive bisection), which every part holding a
+// pin receives. The input graph's Graph.Nets gives it exactly; without
+// them each vertex u is one net, sending vsize[u] to the neighbours u
+// sends to (wgraph.volNets).
+type nets struct {
+	src       []int32
+	cost      []int64
+	ptr, pins []int32 // net e's pins are pins[ptr[e]:ptr[e+1]], never src[e]
+	iptr, inc []int32 // vertex v is a pin of the nets inc[iptr[v]:iptr[v+1]]
+	optr, own []int32 // v is the source of the nets own[optr[v]:optr[v+1]]
+}
+
+// newNets makes the hypergraph of a valid Nets on n vertices, leaving out
+// pins that are their net's source (they never add a part).
+func newNets(n int, x *Nets) *nets {
+	h := &nets{src: x.Src, cost: x.Cost, ptr: make([]int32, len(x.Src)+1)}
+	for e, u := range x.Src {
+		for _, v := range x.Pins[x.Ptr[e]:x.Ptr[e+1]] {
+			if v != u {
+				h.pins = append(h.pins, v)
+			}
+		}
+		h.ptr[e+1] = int32(len(h.pins))
+	}
+	h.index(n)
+	return h
+}
+
+// volNets returns the hypergraph of g's volume: the input graph's Nets,
+// contracted to g, if it has them, or one net per vertex.
+func (g *wgraph) volNets() *nets {
+	if g.nets != nil {
+		return g.nets
+	}
+	h := &nets{src: make([]int32, g.n), cost: g.vsize, ptr: make([]int32, g.n+1)}
+	if g.out == nil {
+		h.pins = g.adj // every neighbour: the lists as they are
+		copy(h.ptr, g.xadj)
+	} else {
+		for u := int32(0); int(u) < g.n; u++ {
+			for p := g.xadj[u]; p < g.xadj[u+1]; p++ {
+				if g.out[p] {
+					h.ptr[u+1]++
+				}
+			}
+			h.ptr[u+1] += h.ptr[u]
+		}
+		h.pins = make([]int32, 0, h.ptr[g.n])
+		for p, x := range g.adj {
+			if g.out[p] {
+				h.pins = append(h.pins, x)
+			}
+		}
+	}
+	for u := range h.src {
+		h.src[u] = int32(u)
+	}
+	h.index(g.n)
+	return h
+}
+
+// contract returns the hypergraph on the coarse graph of cn vertices that
+// cmap maps h's vertices to: the same nets, their source and pins mapped,
+// each pin once, and none that is the source. A net left without pins
+// never costs anything and is dropped. The volume of a coarse partition
+// is that of the partition it projects to, so refining the coarse graphs
+// refines the exact volume.
+func (h *nets) contract(cmap []int32, cn int) *nets {
+	c := &nets{ptr: []int32{0}}
+	seen := make([]int32, cn) // seen[x] == e+1: x is a pin of net e already
+	for e, u := range h.src {
+		cu := int32(-1)
+		if u >= 0 {
+			cu = cmap[u]
+		}
+		start := len(c.pins)
+		for _, v := range h.pins[h.ptr[e]:h.ptr[e+1]] {
+			if x := cmap[v]; x != cu && seen[x] != int32(e+1) {
+				seen[x] = int32(e + 1)
+				c.pins = append(c.pins, x)
+			}
+		}
+		if len(c.pins) == start {
+			continue
+		}
+		c.src = append(c.src, cu)
+		c.cost = append(c.cost, h.cost[e])
+		c.ptr = append(c.ptr, int32(len(c.pins)))
+	}
+	c.index(cn)
+	return c
+}
+
+// index fills in the incidence lists by counting sort.
+func (h *nets) index(n int) {
+	h.iptr, h.optr = make([]int32, n+1), make([]int32, n+1)
+	for _, v := range h.pins {
+		h.iptr[v+1]++
+	}
+	for _, u := range h.src {
+		if u >= 0 {
+			h.optr[u+1]++
+		}
+	}
+	for v := 0; v < n; v++ {
+		h.iptr[v+1] += h.iptr[v]
+		h.optr[v+1] += h.optr[v]
+	}
+	h.inc, h.own = make([]int32, len(h.pins)), make([]int32, h.optr[n])
+	inext, onext := slices.Clone(h.iptr[:n]), slices.Clone(h.optr[:n])
+	for e, u := range h.src {
+		if u >= 0 {
+			h.own[onext[u]] = int32(e)
+			onext[u]++
+		}
+		for _, v := range h.pins[h.ptr[e]:h.ptr[e+1]] {
+			h.inc[inext[v]] = int32(e)
+			inext[v]++
+		}
+	}
+}
+
+// split divides h between the subgraphs of the two sides of where, of
+// n[0] and n[1] vertices, that rename numbers g's vertices in (split): a
+// net's pins on one side form a net there, from its source if the source
+// is there too and from outside if not, which is the volume a partition
+// of the side adds (net splitting, as hypergraph partitioners do it).
+func (h *nets) split(where, rename []int32, n [2]int) [2]*nets {
+	var out [2]*nets
+	for side := range out {
+		c := &nets{ptr: []int32{0}}
+		for e, u := range h.src {
+			start := len(c.pins)
+			for _, v := range h.pins[h.ptr[e]:h.ptr[e+1]] {
+				if where[v] == int32(side) {
+					c.pins = append(c.pins, rename[v])
+				}
+			}
+			if len(c.pins) == start {
+				continue
+			}
+			src := int32(-1)
+			if u >= 0 && where[u] == int32(side) {
+				src = rename[u]
+			}
+			c.src = append(c.src, src)
+			c.cost = append(c.cost, h.cost[e])
+			c.ptr = append(c.ptr, int32(len(c.pins)))
+		}
+		c.index(n[side])
+		out[side] = c
+	}
+	return out
+}
+
 // volState keeps, beside a k-way partition, what volume refinement needs
-// (METIS's per-vertex part connectivity, vnbrpool): for every vertex u,
-// the parts of the neighbours u sends to with how many of those
-// neighbours each holds, in lpart and lcnt[off[u] : off[u]+nl[u]]. A
-// vertex has room for min(its sending entries, k) of them, so the lists
-// take at most two words per adjacency entry.
+// (METIS's per-vertex part connectivity, vnbrpool, per net): for every net
+// e, the parts of its pins with how many pins each holds, in lpart and
+// lcnt[off[e] : off[e]+nl[e]]. A net has room for min(its pins, k) of
+// them, so the lists take at most two words per pin.
 type volState struct {
 	s           *kwayState
+	h           *nets
 	off, nl     []int32
 	lpart, lcnt []int32
 	vol         int64
-	// Scratch for gain, per part, cleared through touched: the size of the
-	// vertices sending to v that sit in the part (inb), and of those that
-	// send to another vertex there (has).
+	// Scratch for gain, per part, cleared through touched: the cost of
+	// the nets of v whose source sits in the part (inb), and of those
+	// with another pin there (has).
 	inb, has []int64
 	mark     []bool
 	touched  []int32
 }
 
-func (g *wgraph) sends(p int32) bool    { return g.dir == nil || g.dir[p]&dirOut != 0 }
-func (g *wgraph) receives(p int32) bool { return g.dir == nil || g.dir[p]&dirIn != 0 }
+func (g *wgraph) sends(p int32) bool { return g.out == nil || g.out[p] }
 
 func newVolState(s *kwayState) *volState {
-	g := s.g
+	h := s.g.volNets()
+	ne := len(h.src)
 	vs := &volState{
-		s: s, off: make([]int32, g.n+1), nl: make([]int32, g.n),
+		s: s, h: h, off: make([]int32, ne+1), nl: make([]int32, ne),
 		inb: make([]int64, s.k), has: make([]int64, s.k), mark: make([]bool, s.k),
 	}
-	for u := int32(0); int(u) < g.n; u++ {
-		var out int32
-		for p := g.xadj[u]; p < g.xadj[u+1]; p++ {
-			if g.sends(p) {
-				out++
-			}
-		}
-		vs.off[u+1] = vs.off[u] + min(out, int32(s.k))
+	for e := 0; e < ne; e++ {
+		vs.off[e+1] = vs.off[e] + min(h.ptr[e+1]-h.ptr[e], int32(s.k))
 	}
-	vs.lpart = make([]int32, vs.off[g.n])
-	vs.lcnt = make([]int32, vs.off[g.n])
-	for u := int32(0); int(u) < g.n; u++ {
-		for p := g.xadj[u]; p < g.xadj[u+1]; p++ {
-			if g.sends(p) {
-				vs.add(u, s.where[g.adj[p]])
-			}
+	vs.lpart = make([]int32, vs.off[ne])
+	vs.lcnt = make([]int32, vs.off[ne])
+	for e := int32(0); int(e) < ne; e++ {
+		for _, v := range h.pins[h.ptr[e]:h.ptr[e+1]] {
+			vs.add(e, s.where[v])
 		}
-		vs.vol += g.vsize[u] * int64(vs.remote(u))
+		vs.vol += h.cost[e] * int64(vs.remote(e))
 	}
 	return vs
 }
 
-// remote is the number of parts other than its own that u sends to.
-func (vs *volState) remote(u int32) int32 {
-	n := vs.nl[u]
-	if vs.count(u, vs.s.where[u]) > 0 {
+// remote is the number of parts other than its source's that net e
+// reaches.
+func (vs *volState) remote(e int32) int32 {
+	n := vs.nl[e]
+	if q := vs.srcPart(e); q >= 0 && vs.count(e, q) > 0 {
 		n--
 	}
 	return n
 }
 
-// count is the number of the neighbours u sends to that are in part q.
+// srcPart is the part of net e's source, -1 for data from outside.
+func (vs *volState) srcPart(e int32) int32 {
+	if u := vs.h.src[e]; u >= 0 {
+		return vs.s.where[u]
+	}
+	return -1
+}
+
+// count is the number of net u's pins in part q.
 func (vs *volState) count(u, q int32) int32 {
 	for i := vs.off[u]; i < vs.off[u]+vs.nl[u]; i++ {
 		if vs.lpart[i] == q {
@@ -92,31 +255,36 @@ func (vs *volState) count(u, q int32) int32 {
 	return 0
 }
 
-// add counts one more neighbour that u sends to in part q.
-func (vs *volState) add(u, q int32) {
+// add counts one more pin of net u in part q, and reports whether it is
+// the first there.
+func (vs *volState) add(u, q int32) bool {
 	end := vs.off[u] + vs.nl[u]
 	for i := vs.off[u]; i < end; i++ {
 		if vs.lpart[i] == q {
 			vs.lcnt[i]++
-			return
+			return false
 		}
 	}
 	vs.lpart[end], vs.lcnt[end] = q, 1
 	vs.nl[u]++
+	return true
 }
 
-// sub counts one neighbour fewer that u sends to in part q.
-func (vs *volState) sub(u, q int32) {
+// sub counts one pin of net u fewer in part q, and reports whether it
+// was the last there.
+func (vs *volState) sub(u, q int32) bool {
 	end := vs.off[u] + vs.nl[u]
 	for i := vs.off[u]; i < end; i++ {
 		if vs.lpart[i] == q {
 			if vs.lcnt[i]--; vs.lcnt[i] == 0 {
 				vs.lpart[i], vs.lcnt[i] = vs.lpart[end-1], vs.lcnt[end-1]
 				vs.nl[u]--
+				return true
 			}
-			return
+			return false
 		}
 	}
+	return false
 }
 
 func (vs *volState) touch(q int32) {
@@ -126,17 +294,18 @@ func (vs *volState) touch(q int32) {
 	}
 }
 
-// best returns the part among those adjacent to v that v's move to
+// gain returns the part among those adjacent to v that v's move to
 // reduces the volume most, then the cut most, then the lighter, within
 // the weight limits as kwayState.bestMove keeps them; with the volume
 // gain vg and the cut gain cg; -1 if no part has room.
 //
-// Moving v from a to b changes v's own term by VSize[v] unless it sends
-// to both or neither, and for every u that sends to v, u's term loses
-// VSize[u] if v was u's last receiver in a (a not u's part) and gains it
-// if u had none in b (b not u's part).
-func (vs *volState) best(v int32, minpw, maxpw float64) (to int32, vg, cg int64) {
-	s, g := vs.s, vs.s.g
+// Moving v from a to b changes the term of each net v is the source of
+// by its cost unless the net reaches both or neither, and for every net e
+// v is a pin of, e's term loses e's cost if v was e's last pin in a (a
+// not its source's part) and gains it if e had none in b (b not its
+// source's part).
+func (vs *volState) gain(v int32, minpw, maxpw float64) (to int32, vg, cg int64) {
+	s, g, h := vs.s, vs.s.g, vs.h
 	s.connect(v)
 	defer s.disconnect()
 	to, _ = s.bestMove(v, minpw, maxpw)
@@ -145,30 +314,31 @@ func (vs *volState) best(v int32, minpw, maxpw float64) (to int32, vg, cg int64)
 	}
 	a := s.where[v]
 	var leave, total int64
-	for p := g.xadj[v]; p < g.xadj[v+1]; p++ {
-		if !g.receives(p) {
-			continue
+	for _, e := range h.inc[h.iptr[v]:h.iptr[v+1]] {
+		c, qe := h.cost[e], vs.srcPart(e)
+		total += c
+		if qe != a && vs.count(e, a) == 1 {
+			leave += c
 		}
-		u := g.adj[p]
-		su, qu := g.vsize[u], s.where[u]
-		total += su
-		if qu != a && vs.count(u, a) == 1 {
-			leave += su
+		if qe >= 0 {
+			vs.inb[qe] += c
+			vs.touch(qe)
 		}
-		vs.inb[qu] += su
-		vs.touch(qu)
-		for i := vs.off[u]; i < vs.off[u]+vs.nl[u]; i++ {
-			if q := vs.lpart[i]; q != qu {
-				vs.has[q] += su
+		for i := vs.off[e]; i < vs.off[e]+vs.nl[e]; i++ {
+			if q := vs.lpart[i]; q != qe {
+				vs.has[q] += c
 				vs.touch(q)
 			}
 		}
 	}
 	own := func(q int32) int64 {
-		if vs.count(v, q) > 0 {
-			return g.vsize[v]
+		var c int64
+		for _, e := range h.own[h.optr[v]:h.optr[v+1]] {
+			if vs.count(e, q) > 0 {
+				c += h.cost[e]
+			}
 		}
-		return 0
+		return c
 	}
 	vw := float64(g.vw[v])
 	to = -1
@@ -189,23 +359,42 @@ func (vs *volState) best(v int32, minpw, maxpw float64) (to int32, vg, cg int64)
 	return to, vg, cg
 }
 
-// move moves v to part to, whose volume gain is vg.
-func (vs *volState) move(v, to int32, vg int64) {
-	s, g := vs.s, vs.s.g
+// move moves v to part to, keeping the volume up to date: the nets v is
+// a pin of may lose part from and gain part to, and the nets v is the
+// source of count parts against to instead of from.
+func (vs *volState) move(v, to int32) {
+	s, h := vs.s, vs.h
 	from := s.where[v]
-	var c int64
-	for p := g.xadj[v]; p < g.xadj[v+1]; p++ {
-		u := g.adj[p]
-		if s.where[u] == to {
-			c += g.ew(p)
+	own := h.own[h.optr[v]:h.optr[v+1]]
+	for _, e := range own {
+		vs.vol -= h.cost[e] * int64(vs.remote(e))
+	}
+	for _, e := range h.inc[h.iptr[v]:h.iptr[v+1]] {
+		q := vs.srcPart(e)
+		if vs.sub(e, from) && from != q {
+			vs.vol -= h.cost[e]
 		}
-		if g.receives(p) {
-			vs.sub(u, from)
-			vs.add(u, to)
+		if vs.add(e, to) && to != q {
+			vs.vol += h.cost[e]
 		}
 	}
-	s.move(v, to, c, nil)
-	vs.vol -= vg
+	s.moveTo(v, to)
+	for _, e := range own {
+		vs.vol += h.cost[e] * int64(vs.remote(e))
+	}
+}
+
+// score is the volume, with the cut deciding between equal volumes: the
+// cut is squeezed into [0, 1/2).
+func (vs *volState) score() float64 {
+	c := vs.s.cut
+	return float64(vs.vol) + 0.5*float64(c)/float64(1+c)
+}
+
+// best is gain for fm, keyed by volKey.
+func (vs *volState) best(v int32, minpw, maxpw float64) (int32, float64) {
+	to, vg, cg := vs.gain(v, minpw, maxpw)
+	return to, volKey(vg, cg)
 }
 
 // improves reports whether a move with volume gain vg and cut gain cg is
@@ -224,13 +413,17 @@ func volKey(vg, cg int64) float64 {
 // METIS's Greedy_KWayVolOptimize): each pass queues the boundary vertices
 // whose best move improves (volume first, then cut), within the weight
 // limits, and takes them best first, recomputing a vertex's gain when it
-// comes out of the queue and re-queuing its neighbours after a move.
+// comes out of the queue and re-queuing its neighbours after a move; then,
+// on graphs of up to runWork vertices and adjacency entries, k-way FM on
+// the volume, which climbs out of the local minima where greedy stops (a
+// net's part is only freed by moving its last pin there). On larger ones
+// FM would double the time for a few percent.
 func (s *kwayState) volRefine(niter int, ub float64, r *rng) {
 	g, h := s.g, s.w.heap
 	minpw, maxpw := s.limits(ub)
 	vs := newVolState(s)
 	consider := func(v int32) {
-		to, vg, cg := vs.best(v, minpw, maxpw)
+		to, vg, cg := vs.gain(v, minpw, maxpw)
 		switch {
 		case to >= 0 && improves(vg, cg) && h.contains(v):
 			h.update(v, volKey(vg, cg))
@@ -252,7 +445,7 @@ func (s *kwayState) volRefine(niter int, ub float64, r *rng) {
 			if !ok {
 				break
 			}
-			to, vg, cg := vs.best(v, minpw, maxpw)
+			to, vg, cg := vs.gain(v, minpw, maxpw)
 			if to < 0 || !improves(vg, cg) {
 				continue
 			}
@@ -260,7 +453,7 @@ func (s *kwayState) volRefine(niter int, ub float64, r *rng) {
 				h.insert(v, key) // stale key: back in its place
 				continue
 			}
-			vs.move(v, to, vg)
+			vs.move(v, to)
 			moved++
 			for p := g.xadj[v]; p < g.xadj[v+1]; p++ {
 				if u := g.adj[p]; g.degree(u) <= fmMaxDegree {
@@ -272,5 +465,8 @@ func (s *kwayState) volRefine(niter int, ub float64, r *rng) {
 		if moved == 0 {
 			break
 		}
+	}
+	if g.n+len(g.adj) <= runWork {
+		s.fm(vs, fmIters, ub, r)
 	}
 }

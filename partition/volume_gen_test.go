@@ -45,3 +45,48 @@ func matmulVCGArcs(n int) []Edge {
 	}
 	return arcs
 }
+
+// matmulNets is the exact volume of matmulVCG(n): vertex (i, j) sends
+// A(i, j), 8 bytes, to the vertices of row i, and B(i, j) to those of
+// column j; a part holding both gets both.
+func matmulNets(n int) *Nets {
+	x := &Nets{Ptr: []int32{0}}
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
+			for _, row := range []bool{true, false} {
+				for l := 0; l < n; l++ {
+					pin := i*n + l
+					if !row {
+						pin = l*n + j
+					}
+					x.Pins = append(x.Pins, int32(pin))
+				}
+				x.Src = append(x.Src, int32(i*n+j))
+				x.Cost = append(x.Cost, 8)
+				x.Ptr = append(x.Ptr, int32(len(x.Pins)))
+			}
+		}
+	}
+	return x
+}
+
+// randomNets puts up to 3 nets on each vertex of a graph of n vertices,
+// with up to 5 pins each (possibly the source) and costs 0 to 4.
+func randomNets(r *rng, n int) *Nets {
+	x := &Nets{Ptr: []int32{0}}
+	for u := 0; u < n; u++ {
+		for range r.intn(4) {
+			seen := map[int32]bool{}
+			for range r.intn(6) {
+				if v := int32(r.intn(n)); !seen[v] {
+					seen[v] = true
+					x.Pins = append(x.Pins, v)
+				}
+			}
+			x.Src = append(x.Src, int32(u))
+			x.Cost = append(x.Cost, int64(r.intn(5)))
+			x.Ptr = append(x.Ptr, int32(len(x.Pins)))
+		}
+	}
+	return x
+}

@@ -84,6 +84,39 @@ func TestVolumeClosedForms(t *testing.T) {
 	}
 }
 
+// TestVolumeNets counts the volume of matrix multiply's exact nets, where
+// vertex (i, j) sends A(i, j) along its row and B(i, j) along its column:
+// on a pr x pc grid of blocks each vertex sends 8 bytes to pc - 1 parts
+// and 8 to pr - 1; on strips of whole columns, A to every other part.
+// Graph.Volume without the nets counts one size per vertex for the two.
+func TestVolumeNets(t *testing.T) {
+	const n = 16
+	g := matmulVCG(n)
+	plain := g.Volume(matmulBlocks(n, 2, 2))
+	g.Nets = matmulNets(n)
+	if err := g.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ pr, pc int }{{2, 2}, {4, 2}, {1, 8}, {1, 1}} {
+		if got, want := g.Volume(matmulBlocks(n, tc.pr, tc.pc)), int64(8*n*n*(tc.pr-1+tc.pc-1)); got != want {
+			t.Errorf("%dx%d blocks: volume %d, want %d", tc.pr, tc.pc, got, want)
+		}
+	}
+	if got, want := plain, int64(8*n*n*2); got != want {
+		t.Errorf("2x2 blocks without nets: volume %d, want %d", got, want)
+	}
+	// A pin that is its net's source adds nothing.
+	x := &Nets{Src: []int32{0, 1}, Ptr: []int32{0, 2, 4}, Pins: []int32{0, 3, 1, 2}, Cost: []int64{5, 7}}
+	s := star(3)
+	s.Nets = x
+	if got, want := s.Volume([]int32{0, 0, 1, 1}), int64(5+7); got != want {
+		t.Errorf("two nets: volume %d, want %d", got, want)
+	}
+	if got := s.Volume([]int32{0, 0, 0, 0}); got != 0 {
+		t.Errorf("two nets in one part: volume %d, want 0", got)
+	}
+}
+
 func TestFromArcs(t *testing.T) {
 	// 0 -> 1, 1 -> 2 and 2 -> 1 (both ways), 3 -> 0 twice.
 	g := FromArcs(4, []Edge{{0, 1, 2}, {1, 2, 1}, {2, 1, 3}, {3, 0, 1}, {3, 0, 1}, {2, 2, 5}})
@@ -110,11 +143,12 @@ func TestFromArcs(t *testing.T) {
 
 // TestVolumeGains moves vertices one at a time, each to the part that
 // volume refinement picks for it, on random graphs with random directions
-// and sizes, and requires the volume volState keeps, and thus every gain,
-// to equal Graph.Volume of the partition after every move.
+// and sizes or random nets, and requires the volume volState keeps, and
+// thus every gain, to equal Graph.Volume of the partition after every
+// move.
 func TestVolumeGains(t *testing.T) {
 	r := &rng{s: 7}
-	for trial := 0; trial < 40; trial++ {
+	for trial := 0; trial < 60; trial++ {
 		g, k := randomSmallGraph(r)
 		if k < 2 || g.N() < 2 {
 			continue
@@ -123,11 +157,14 @@ func TestVolumeGains(t *testing.T) {
 		for v := range g.VSize {
 			g.VSize[v] = int64(r.intn(5))
 		}
-		if trial%2 == 1 {
+		switch trial % 3 {
+		case 1:
 			g.Sends = make([]bool, len(g.Adj))
 			for p := range g.Sends {
 				g.Sends[p] = r.intn(3) > 0
 			}
+		case 2:
+			g.Nets = randomNets(r, g.N())
 		}
 		wg := newWGraph(g, Volume)
 		where := make([]int32, g.N())
@@ -141,15 +178,80 @@ func TestVolumeGains(t *testing.T) {
 		}
 		for i := 0; i < 3*g.N(); i++ {
 			v := int32(r.intn(g.N()))
-			to, vg, _ := vs.best(v, 0, float64(wg.tvw))
+			to, vg, _ := vs.gain(v, 0, float64(wg.tvw))
 			if to < 0 {
 				continue
 			}
 			before := vs.vol
-			vs.move(v, to, vg)
-			if want := g.Volume(where); vs.vol != want {
+			vs.move(v, to)
+			if want := g.Volume(where); vs.vol != want || before-vs.vol != vg {
 				t.Fatalf("trial %d: moving %d to %d with gain %d took the volume from %d to %d, want %d", trial, v, to, vg, before, vs.vol, want)
 			}
+		}
+	}
+}
+
+// TestNetsContractSplit checks the two ways the exact nets follow the
+// partitioner: contracted to a coarse graph, a coarse partition's volume
+// is that of the partition it projects to; split between the sides of a
+// bisection (net splitting), the volumes of partitions of the two sides
+// add up to that of the whole.
+func TestNetsContractSplit(t *testing.T) {
+	r := &rng{s: 11}
+	for trial := 0; trial < 40; trial++ {
+		g, k := randomSmallGraph(r)
+		n := g.N()
+		if n < 4 {
+			continue
+		}
+		k = max(k, 2)
+		g.Nets = randomNets(r, n)
+		wg := newWGraph(g, Volume)
+		vol := func(w *wgraph, where []int32, k int) int64 {
+			return newVolState(newKwayState(w, k, where, newRefineWork(w.n, k))).vol
+		}
+		// Contract random pairs.
+		cmap := make([]int32, n)
+		cn := 0
+		for v := 0; v < n; v += 2 {
+			cmap[v] = int32(cn)
+			if v+1 < n {
+				cmap[v+1] = int32(cn)
+			}
+			cn++
+		}
+		c := &wgraph{n: cn, xadj: make([]int32, cn+1), vw: make([]int64, cn), nets: wg.nets.contract(cmap, cn)}
+		coarse := make([]int32, cn)
+		for x := range coarse {
+			coarse[x] = int32(r.intn(k))
+		}
+		fine := make([]int32, n)
+		for v := range fine {
+			fine[v] = coarse[cmap[v]]
+		}
+		if got, want := vol(c, coarse, k), g.Volume(fine); got != want {
+			t.Fatalf("trial %d: contracted volume %d, want %d", trial, got, want)
+		}
+		// Split, then partition each side into parts of its own.
+		side := make([]int32, n)
+		for v := range side {
+			side[v] = int32(r.intn(2))
+		}
+		s0, s1 := split(wg, side, trial%2 == 0)
+		var total int64
+		whole := make([]int32, n)
+		for i, sg := range []*wgraph{s0, s1} {
+			where := make([]int32, sg.n)
+			for v := range where {
+				where[v] = int32(r.intn(k))
+				if l := sg.label[v]; l >= 0 {
+					whole[l] = int32(i*k) + where[v]
+				}
+			}
+			total += vol(sg, where, k)
+		}
+		if want := g.Volume(whole); total != want {
+			t.Fatalf("trial %d: the sides' volumes add up to %d, want %d", trial, total, want)
 		}
 	}
 }
@@ -214,6 +316,32 @@ func TestKWayVolumeMatmul(t *testing.T) {
 	}
 }
 
+// TestKWayVolumeMatmulNets partitions matrix multiply's value graph with
+// its exact nets (A(i, j) to row i, B(i, j) to column j): the Volume
+// objective must find the 2-D blocks' volume on 2 and 4 parts, and on 8
+// come within 1.1 times the 4 x 2 blocks'.
+func TestKWayVolumeMatmulNets(t *testing.T) {
+	const n = 32
+	g := matmulVCG(n)
+	g.Nets = matmulNets(n)
+	for _, tc := range []struct {
+		k, pr, pc int
+		within    float64
+	}{{2, 1, 2, 1}, {4, 2, 2, 1}, {8, 4, 2, 1.1}} {
+		part, cut, err := KWay(g, tc.k, Options{Seed: 1, Objective: Volume})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkPartition(t, g, tc.k, part, cut)
+		checkBalance(t, g, tc.k, part, 1+defaultImbalance)
+		vol, blocks := g.Volume(part), g.Volume(matmulBlocks(n, tc.pr, tc.pc))
+		t.Logf("matmul n=%d k=%d with nets: volume %d, %dx%d blocks %d", n, tc.k, vol, tc.pr, tc.pc, blocks)
+		if float64(vol) > tc.within*float64(blocks) {
+			t.Errorf("k=%d: volume %d, more than %.2f times the %dx%d blocks' %d", tc.k, vol, tc.within, tc.pr, tc.pc, blocks)
+		}
+	}
+}
+
 func TestVolumeBadInput(t *testing.T) {
 	g := grid2D(4, 4)
 	bad := []struct {
@@ -225,6 +353,25 @@ func TestVolumeBadInput(t *testing.T) {
 		{"negative size", "vertex 2: size -1 is negative", func(g *Graph) { g.VSize = make([]int64, 16); g.VSize[2] = -1 }, Options{Objective: Volume}},
 		{"huge sizes", "sizes add up to more than 2^53", func(g *Graph) { g.VSize = make([]int64, 16); g.VSize[0], g.VSize[1] = 1<<62, 1<<62 }, Options{}},
 		{"short Sends", "Sends has 2 entries, Adj 48", func(g *Graph) { g.Sends = []bool{true, false} }, Options{Objective: Volume}},
+		{"nets without costs", "Nets: 1 sources, 0 costs and 2 pointers", func(g *Graph) { g.Nets = &Nets{Src: []int32{0}, Ptr: []int32{0, 0}} }, Options{Objective: Volume}},
+		{"nets pointers", "Nets: Ptr runs from 0 to 3 over 2 pins", func(g *Graph) {
+			g.Nets = &Nets{Src: []int32{0}, Ptr: []int32{0, 3}, Pins: []int32{1, 2}, Cost: []int64{1}}
+		}, Options{Objective: Volume}},
+		{"net source", "Nets: net 1: source 16 is out of range 0..15", func(g *Graph) {
+			g.Nets = &Nets{Src: []int32{0, 16}, Ptr: []int32{0, 0, 0}, Cost: []int64{1, 1}}
+		}, Options{Objective: Volume}},
+		{"net pin", "Nets: net 0: pin -1 is out of range 0..15", func(g *Graph) {
+			g.Nets = &Nets{Src: []int32{0}, Ptr: []int32{0, 1}, Pins: []int32{-1}, Cost: []int64{1}}
+		}, Options{Objective: Volume}},
+		{"net pin twice", "Nets: net 0 lists pin 3 twice", func(g *Graph) {
+			g.Nets = &Nets{Src: []int32{0}, Ptr: []int32{0, 2}, Pins: []int32{3, 3}, Cost: []int64{1}}
+		}, Options{Objective: Volume}},
+		{"net cost", "Nets: net 0: cost -2 is negative", func(g *Graph) {
+			g.Nets = &Nets{Src: []int32{0}, Ptr: []int32{0, 0}, Cost: []int64{-2}}
+		}, Options{Objective: Volume}},
+		{"net ptr decreasing", "Nets: net 0: Ptr decreases from 0 to -1", func(g *Graph) {
+			g.Nets = &Nets{Src: []int32{0, 1}, Ptr: []int32{0, -1, 0}, Cost: []int64{1, 1}}
+		}, Options{Objective: Volume}},
 		{"unknown objective", "Objective 7 is unknown", func(g *Graph) {}, Options{Objective: 7}},
 	}
 	for _, tc := range bad {

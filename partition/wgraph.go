@@ -13,10 +13,15 @@ type wgraph struct {
 	vw   []int64
 	tvw  int64
 	// For the Volume objective only: vsize holds the vertex sizes (nil
-	// otherwise), and dir, parallel to adj, the direction data flows
-	// along each entry, dirOut and dirIn bits; nil: both ways everywhere.
+	// otherwise), and out, parallel to adj, whether the vertex whose list
+	// holds an entry sends its data to the neighbour (Graph.Sends); nil:
+	// both ways everywhere. nets is the exact hypergraph of the volume:
+	// the input graph's Graph.Nets, contracted to the levels of k-way
+	// refinement and split between the sides of recursive bisection; nil
+	// without them (volNets).
 	vsize []int64
-	dir   []uint8
+	out   []bool
+	nets  *nets
 	// cmap maps each vertex to its vertex in the next coarser graph; set
 	// when that graph is built.
 	cmap []int32
@@ -40,8 +45,9 @@ func newWGraph(g *Graph, obj Objective) *wgraph {
 		if w.vsize == nil {
 			w.vsize = ones(n)
 		}
-		if g.Sends != nil {
-			w.dir = directions(g)
+		w.out = g.Sends
+		if g.Nets != nil {
+			w.nets = newNets(n, g.Nets)
 		}
 	}
 	if w.vw == nil {
@@ -59,56 +65,6 @@ func ones(n int) []int64 {
 		s[i] = 1
 	}
 	return s
-}
-
-// Bits of wgraph.dir: the vertex whose list holds the entry sends its data
-// to the neighbour (dirOut), the neighbour sends its data to it (dirIn).
-const (
-	dirOut uint8 = 1 << iota
-	dirIn
-)
-
-// directions turns a valid g's Sends into wgraph.dir. The entries that
-// send are bucketed by target (a counting-sort transpose, as neighbour
-// lists need not be sorted), so that each vertex finds who sends to it.
-func directions(g *Graph) []uint8 {
-	n := g.N()
-	// The sources u of the entries u -> x that send, bucketed by x.
-	start := make([]int32, n+1)
-	for p, x := range g.Adj {
-		if g.Sends[p] {
-			start[x+1]++
-		}
-	}
-	for x := 0; x < n; x++ {
-		start[x+1] += start[x]
-	}
-	src := make([]int32, start[n])
-	for u := 0; u < n; u++ {
-		for p := g.XAdj[u]; p < g.XAdj[u+1]; p++ {
-			if x := g.Adj[p]; g.Sends[p] {
-				src[start[x]] = int32(u)
-				start[x]++
-			}
-		}
-	}
-	// start[x] is now where x's bucket ends; slot[u] is x's entry for u.
-	slot := make([]int32, n)
-	dir := make([]uint8, len(g.Adj))
-	lo := int32(0)
-	for x := 0; x < n; x++ {
-		for p := g.XAdj[x]; p < g.XAdj[x+1]; p++ {
-			slot[g.Adj[p]] = p
-			if g.Sends[p] {
-				dir[p] |= dirOut
-			}
-		}
-		for _, u := range src[lo:start[x]] {
-			dir[slot[u]] |= dirIn
-		}
-		lo = start[x]
-	}
-	return dir
 }
 
 func (g *wgraph) degree(v int32) int32 { return g.xadj[v+1] - g.xadj[v] }

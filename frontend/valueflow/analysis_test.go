@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/parley-hpc/parley/codegen"
+	examples "github.com/parley-hpc/parley/examples/valueflow"
 	"github.com/parley-hpc/parley/interp"
 	"github.com/parley-hpc/parley/ir"
 	"github.com/parley-hpc/parley/lang"
@@ -237,5 +238,68 @@ func TestMessagesSplitLargeTransfers(t *testing.T) {
 	}
 	if len(messages(0)) != 0 {
 		t.Error("messages(0) is not empty")
+	}
+}
+
+// TestNetsCountTheEstimate checks that the hypergraph the partitioner
+// minimises is the estimate's own count: for each kernel on 4 tasks, the
+// nets' volume under the partition equals the point-to-point bytes of the
+// estimate, less what goes to task 0 for printing (the outputs, which the
+// nets leave out), and a net joins values with the same vertex and
+// readers (Jacobi's grid points, one net for all sweeps).
+func TestNetsCountTheEstimate(t *testing.T) {
+	needClang(t)
+	for _, k := range examples.Kernels() {
+		mod, err := loadModule([]string{filepath.Join("..", "..", k.Serial)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := compile(mod)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := execute(t, p, k.Args...)
+		m.snapshotLive()
+		g := buildGraph(m.sh, m.conform)
+		var outputs int64
+		for _, v := range m.sh.outputs {
+			outputs += int64(m.sh.vals[v].size)
+		}
+		for _, tasks := range []int{4} {
+			part, _, err := g.partitionFor(tasks)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := g.estimate(m.sh, tasks)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var p2p, vol int64
+			for _, row := range r.PointToPoint {
+				for _, b := range row {
+					p2p += b
+				}
+			}
+			seen := map[int32]bool{}
+			x := g.nets
+			for e, u := range x.Src {
+				clear(seen)
+				for _, v := range x.Pins[x.Ptr[e]:x.Ptr[e+1]] {
+					if q := part[v]; q != part[u] && !seen[q] {
+						seen[q] = true
+						vol += x.Cost[e]
+					}
+				}
+			}
+			if vol > p2p || p2p > vol+outputs {
+				t.Errorf("%s on %d tasks: the nets count %d bytes, the estimate %d point to point, %d of them possibly outputs", k.Name, tasks, vol, p2p, outputs)
+			}
+		}
+		if k.Name == "jacobi2d" {
+			// 64 x 64 points, one net each, and the boundary's.
+			if n := len(g.nets.Src); n < 64*64 || n > 66*66 {
+				t.Errorf("jacobi2d: %d nets, want one per grid point (64 x 64 to 66 x 66)", n)
+			}
+		}
 	}
 }

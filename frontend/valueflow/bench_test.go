@@ -7,6 +7,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	examples "github.com/parley-hpc/parley/examples/valueflow"
 )
 
 // compiled loads and compiles a testdata program once.
@@ -82,6 +84,39 @@ func BenchmarkAnalyze(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
+	}
+}
+
+// BenchmarkAnalyzeKernels measures, for each kernel of examples/valueflow
+// on its measured arguments, what parley analyze does after the run: the
+// graph, its partitions into 2, 4 and 8 tasks and the estimates, per
+// second of wall time and of CPU time (cpu-ms/op).
+func BenchmarkAnalyzeKernels(b *testing.B) {
+	needClang(b)
+	for _, k := range examples.Kernels() {
+		b.Run(k.Name, func(b *testing.B) {
+			mod, err := loadModule([]string{filepath.Join("..", "..", k.Serial)})
+			if err != nil {
+				b.Fatal(err)
+			}
+			p, err := compile(mod)
+			if err != nil {
+				b.Fatal(err)
+			}
+			m := execute(b, p, k.Args...)
+			m.snapshotLive()
+			b.ResetTimer()
+			cpu0 := cpuTime(b)
+			for range b.N {
+				g := buildGraph(m.sh, m.conform)
+				for _, tasks := range k.Tasks {
+					if _, err := g.estimate(m.sh, tasks); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+			b.ReportMetric(float64((cpuTime(b)-cpu0).Milliseconds())/float64(b.N), "cpu-ms/op")
+		})
 	}
 }
 

@@ -1,6 +1,8 @@
 package valueflow
 
 import (
+	"cmp"
+	"encoding/binary"
 	"fmt"
 	"slices"
 
@@ -20,9 +22,14 @@ type graph struct {
 	n int
 	// vmap maps the vertices the run created to the graph's, after
 	// conformable arrays are joined.
-	vmap      []uint32
-	weight    []int64 // per vertex: its values' operations
-	edges     []partition.Edge
+	vmap   []uint32
+	weight []int64          // per vertex: its values' operations
+	edges  []partition.Edge // undirected, for the singletons
+	arcs   []partition.Edge // producer -> consumer
+	// nets is the volume the estimate counts, as a hypergraph (findNets),
+	// and vsize each vertex's part of it.
+	nets      partition.Nets
+	vsize     []int64
 	singleton []bool
 	nsingle   int
 }
@@ -37,35 +44,87 @@ func buildGraph(sh *shadow, conform map[int][][]uint32) *graph {
 			g.weight[g.vmap[v.vertex]] += int64(max(v.ops, 1))
 		}
 	}
-	type keyed struct {
-		key uint64
-		w   int64
+	// The arcs run from producer to consumer, weighted by use; the edges
+	// join the same vertices either way, for the singletons.
+	var arcs []partition.Edge
+	sh.flows.all(func(f *flow) {
+		if a, b := g.vertexOf(sh, f.dst), g.vertexOf(sh, f.src); a != b && a != noVertex && b != noVertex {
+			arcs = append(arcs, partition.Edge{U: int32(b), V: int32(a), W: int64(f.w)})
+		}
+	})
+	g.arcs = merged(arcs)
+	edges := make([]partition.Edge, len(g.arcs))
+	for i, a := range g.arcs {
+		edges[i] = partition.Edge{U: min(a.U, a.V), V: max(a.U, a.V), W: a.W}
 	}
-	pairs := make([]keyed, 0, sh.flows.len())
+	g.edges = merged(edges)
+	g.findSingletons()
+	g.findNets(sh)
+	return g
+}
+
+// merged sorts es by their ends and merges those with the same ends,
+// adding their weights.
+func merged(es []partition.Edge) []partition.Edge {
+	slices.SortFunc(es, func(x, y partition.Edge) int {
+		return cmp.Or(cmp.Compare(x.U, y.U), cmp.Compare(x.V, y.V))
+	})
+	out := es[:0]
+	for _, e := range es {
+		if n := len(out); n > 0 && out[n-1].U == e.U && out[n-1].V == e.V {
+			out[n-1].W += e.W
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// findNets forms the hypergraph the partitioner minimises the volume of,
+// the exact count of the estimate's point-to-point transfers: one net per
+// value that other vertices read, from its vertex to theirs, costing its
+// size, each value sent once to every other task that reads it. Values
+// with the same vertex and readers (a grid point's value in every sweep)
+// are one net whose cost is their sum. Singletons take no part: they are
+// not partitioned. A vertex's size for the coarse levels, which go by
+// vertex, is the cost of its nets.
+func (g *graph) findNets(sh *shadow) {
+	var reads []uint64 // value << 32 | reading vertex
 	sh.flows.all(func(f *flow) {
 		a, b := g.vertexOf(sh, f.dst), g.vertexOf(sh, f.src)
-		if a != b && a != noVertex && b != noVertex {
-			pairs = append(pairs, keyed{uint64(min(a, b))<<32 | uint64(max(a, b)), int64(f.w)})
+		if a != b && a != noVertex && b != noVertex && !g.singleton[a] && !g.singleton[b] {
+			reads = append(reads, uint64(f.src)<<32|uint64(a))
 		}
 	})
-	slices.SortFunc(pairs, func(x, y keyed) int {
-		switch {
-		case x.key < y.key:
-			return -1
-		case x.key > y.key:
-			return 1
+	slices.Sort(reads)
+	reads = slices.Compact(reads)
+	g.vsize = make([]int64, g.n)
+	g.nets = partition.Nets{Ptr: []int32{0}}
+	index := map[string]int{}
+	var key []byte
+	for i := 0; i < len(reads); {
+		v := uint32(reads[i] >> 32)
+		src := g.vertexOf(sh, v)
+		key = binary.LittleEndian.AppendUint32(key[:0], src)
+		j := i
+		for ; j < len(reads) && uint32(reads[j]>>32) == v; j++ {
+			key = binary.LittleEndian.AppendUint32(key, uint32(reads[j]))
 		}
-		return 0
-	})
-	for i := 0; i < len(pairs); {
-		k, w := pairs[i].key, int64(0)
-		for ; i < len(pairs) && pairs[i].key == k; i++ {
-			w += pairs[i].w
+		size := int64(sh.vals[v].size)
+		g.vsize[src] += size
+		if e, ok := index[string(key)]; ok {
+			g.nets.Cost[e] += size
+		} else {
+			index[string(key)] = len(g.nets.Src)
+			g.nets.Src = append(g.nets.Src, int32(src))
+			g.nets.Cost = append(g.nets.Cost, size)
+			for _, r := range reads[i:j] {
+				g.nets.Pins = append(g.nets.Pins, int32(uint32(r)))
+			}
+			g.nets.Ptr = append(g.nets.Ptr, int32(len(g.nets.Pins)))
 		}
-		g.edges = append(g.edges, partition.Edge{U: int32(k >> 32), V: int32(uint32(k)), W: w})
+		i = j
 	}
-	g.findSingletons()
-	return g
 }
 
 // vertexOf is the graph vertex of value v, or noVertex.
@@ -175,15 +234,29 @@ func (g *graph) partitionFor(k int) (part []int32, cut int64, err error) {
 	if k == 1 || len(vw) == 0 {
 		return part, 0, nil
 	}
-	var edges []partition.Edge
-	for _, e := range g.edges {
+	var arcs []partition.Edge
+	for _, e := range g.arcs {
 		if u, v := idx[e.U], idx[e.V]; u >= 0 && v >= 0 {
-			edges = append(edges, partition.Edge{U: u, V: v, W: e.W})
+			arcs = append(arcs, partition.Edge{U: u, V: v, W: e.W})
 		}
 	}
-	pg := partition.FromEdges(len(vw), edges)
+	pg := partition.FromArcs(len(vw), arcs)
 	pg.VW = vw
-	sub, cut, err := partition.KWay(pg, k, partition.Options{Imbalance: 0.03, Seed: 1})
+	pg.VSize = make([]int64, 0, len(vw))
+	for v := range part {
+		if idx[v] >= 0 {
+			pg.VSize = append(pg.VSize, g.vsize[v])
+		}
+	}
+	// The nets' vertices are never singletons (findNets): renumber them.
+	pg.Nets = &partition.Nets{Src: make([]int32, len(g.nets.Src)), Ptr: g.nets.Ptr, Pins: make([]int32, len(g.nets.Pins)), Cost: g.nets.Cost}
+	for e, u := range g.nets.Src {
+		pg.Nets.Src[e] = idx[u]
+	}
+	for i, u := range g.nets.Pins {
+		pg.Nets.Pins[i] = idx[u]
+	}
+	sub, cut, err := partition.KWay(pg, k, partition.Options{Imbalance: 0.03, Seed: 1, Objective: partition.Volume})
 	if err != nil {
 		return nil, 0, fmt.Errorf("partitioning the value graph into %d parts: %w", k, err)
 	}
