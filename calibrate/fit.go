@@ -488,7 +488,16 @@ func (f *Fit) fitOverheads(d *Data) error {
 		f.Notes = append(f.Notes, fmt.Sprintf("%d of %d eager sends waited for the receiver (the transport's send is not buffered at those sizes); O is fitted to the others", n-len(sx), n))
 	}
 	f.O = max((f.SendLine.Intercept+f.RecvLine.Intercept)/2, 0)
+	// Both sides pay O a byte, so each slope bounds it from above. The
+	// sends' is the closer bound when they span the eager sizes, but where
+	// the larger ones waited for the receiver it rests on the few smallest
+	// sizes, and their noise once made O 0.97 ns/B, four times the
+	// receives' slope; the smaller slope is the better bound.
 	f.ByteOverhead = max(f.SendLine.Slope, 0)
+	if r := max(f.RecvLine.Slope, 0); r < f.ByteOverhead {
+		f.Notes = append(f.Notes, fmt.Sprintf("the eager sends' overhead grows %.3g ns/B, more than the receives' %.3g ns/B: O is the receives'", 1e3*f.ByteOverhead, 1e3*r))
+		f.ByteOverhead = r
+	}
 	return nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -408,5 +409,30 @@ func TestSizes(t *testing.T) {
 		if got[i] != want[i] {
 			t.Fatalf("Sizes(16) = %v, want %v", got, want)
 		}
+	}
+}
+
+// TestFitByteOverheadBoundedByReceives: when the eager sends above 256 B
+// waited for the receiver, O rests on the smallest sizes; a steep slope
+// there (noise on a real machine) must not make O larger than the
+// receives' slope, which bounds it too.
+func TestFitByteOverheadBoundedByReceives(t *testing.T) {
+	d := synthetic(0)
+	for i, p := range d.Send {
+		rest := float64(max(p.Size-1, 0))
+		if p.Size <= 256 {
+			d.Send[i].Us = wantO + rest*1e-3 // 1 ns/B, ten times G
+		} else {
+			d.Send[i].Us = recvDelayUs + 2
+		}
+	}
+	f, err := FitAll(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recvSlope := max(wantBO, wantG)
+	near(t, "O", f.ByteOverhead, recvSlope, 1e-6)
+	if !slices.ContainsFunc(f.Notes, func(n string) bool { return strings.Contains(n, "O is the receives'") }) {
+		t.Errorf("no note on O among %q", f.Notes)
 	}
 }
