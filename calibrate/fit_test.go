@@ -225,7 +225,7 @@ func TestFindEagerOnALine(t *testing.T) {
 	for _, n := range Sizes(1 << 20) {
 		pts = append(pts, Point{n, 0.5 + 1e-4*float64(n)})
 	}
-	if s, ok := FindEager(pts); ok {
+	if s, ok := FindEager(pts, 0); ok {
 		t.Errorf("a straight line has an eager limit at %d", s)
 	}
 	f, err := FitAll(&Data{NP: 2, PingPong: synthetic(0).PingPong, Send: synthetic(0).Send, Recv: pts, Train: synthetic(0).Train,
@@ -279,7 +279,7 @@ func TestFindEagerFromReceives(t *testing.T) {
 		}
 		recv = append(recv, Point{n, us})
 	}
-	if s, ok := FindEager(recv); s != 3072 || !ok {
+	if s, ok := FindEager(recv, 0); s != 3072 || !ok {
 		t.Errorf("S = %d (found %v), want 3072", s, ok)
 	}
 	var spiky []Point
@@ -291,7 +291,7 @@ func TestFindEagerFromReceives(t *testing.T) {
 			spiky = append(spiky, p)
 		}
 	}
-	if s, ok := FindEager(spiky); s != 256 || !ok {
+	if s, ok := FindEager(spiky, 0); s != 256 || !ok {
 		t.Errorf("with a slow receive at 1 KiB and no rendezvous: S = %d (found %v), want the fast box's 256", s, ok)
 	}
 }
@@ -434,5 +434,52 @@ func TestFitByteOverheadBoundedByReceives(t *testing.T) {
 	near(t, "O", f.ByteOverhead, recvSlope, 1e-6)
 	if !slices.ContainsFunc(f.Notes, func(n string) bool { return strings.Contains(n, "O is the receives'") }) {
 		t.Errorf("no note on O among %q", f.Notes)
+	}
+}
+
+// TestFindEagerNearDeclaredLimit: receives that step at 256 B (a fast
+// box), at 4032 B (the rendezvous, Open MPI's 4096 B limit less its
+// header) and, from noise, at 8192 B: searched over every size S is the
+// last step, near the MPI's declared limit it is the rendezvous; with a
+// declared limit where nothing steps, the search over every size is used
+// and says so.
+func TestFindEagerNearDeclaredLimit(t *testing.T) {
+	var recv []Point
+	for _, n := range append(Sizes(64<<10), 4032, 4092) {
+		us := 0.3 + float64(n)*1e-4
+		if n > 256 {
+			us += 0.5
+		}
+		if n > 4032 {
+			us += 2
+		}
+		if n > 8192 {
+			us *= 1.5
+		}
+		recv = append(recv, Point{n, us})
+	}
+	if s, ok := FindEager(recv, 0); s != 8192 || !ok {
+		t.Errorf("over every size: S = %d (%v), want 8192, the last step", s, ok)
+	}
+	if s, ok := FindEager(recv, 4096); s != 4032 || !ok {
+		t.Errorf("near 4096 B: S = %d (%v), want 4032", s, ok)
+	}
+	d := &Data{Recv: recv, MPIEagerLimit: 4096}
+	if s, ok, note := d.findEager(); s != 4032 || !ok || note != "" {
+		t.Errorf("Data.findEager near 4096 B: %d %v %q", s, ok, note)
+	}
+	d.MPIEagerLimit = 1 << 20
+	if s, ok, note := d.findEager(); s != 8192 || !ok || !strings.Contains(note, "near the MPI's eager limit of 1048576 B") {
+		t.Errorf("Data.findEager near 1 MiB: %d %v %q", s, ok, note)
+	}
+}
+
+func TestParseOmpiEagerLimit(t *testing.T) {
+	out := "mca:btl:vader:param:btl_vader_fbox_size:value:4096\nmca:btl:vader:param:btl_vader_eager_limit:value:4096\nmca:btl:vader:param:btl_vader_eager_limit:source:default\n"
+	if n := parseOmpiEagerLimit([]byte(out)); n != 4096 {
+		t.Errorf("parsed %d, want 4096", n)
+	}
+	if n := parseOmpiEagerLimit([]byte("ompi_info: not found\n")); n != 0 {
+		t.Errorf("parsed %d from no limit, want 0", n)
 	}
 }

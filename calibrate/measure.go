@@ -90,8 +90,9 @@ func Measure(ctx context.Context, o Options) (*Data, error) {
 	if err := run(ctx, o, exe, "overheads", "overhead", small, 2*len(small), d.parse); err != nil {
 		return nil, err
 	}
+	d.MPIEagerLimit = ompiEagerLimit(ctx, o.MPIRun)
 	for range 2 {
-		lo, ok := FindEager(d.Recv)
+		lo, ok, _ := d.findEager()
 		hi := nextSize(d.Recv, lo)
 		if !ok || hi-lo <= 64 { // close enough: a cache line
 			break
@@ -101,7 +102,7 @@ func Measure(ctx context.Context, o Options) (*Data, error) {
 			return nil, err
 		}
 	}
-	limit, found := FindEager(d.Recv)
+	limit, found, _ := d.findEager()
 	// Two finer ping-pong sweeps between the sizes each other break lies
 	// between.
 	for range 2 {
@@ -279,4 +280,36 @@ func (d *Data) parse(line string) error {
 		}
 	}
 	return nil
+}
+
+// ompiEagerLimit returns Open MPI's eager limit on shared memory
+// (btl_vader_eager_limit), as the ompi_info beside mpiRun (or on the
+// path) reports it, or 0 where ompi_info is missing, fails or does not say
+// (another MPI).
+func ompiEagerLimit(ctx context.Context, mpiRun string) int64 {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	info := filepath.Join(filepath.Dir(mpiRun), "ompi_info")
+	if _, err := os.Stat(info); err != nil {
+		info = "ompi_info"
+	}
+	out, err := exec.CommandContext(ctx, info, "--parsable", "--level", "9", "--param", "btl", "vader").Output()
+	if err != nil {
+		return 0
+	}
+	return parseOmpiEagerLimit(out)
+}
+
+// parseOmpiEagerLimit reads btl_vader_eager_limit's value from ompi_info's
+// parsable output.
+func parseOmpiEagerLimit(out []byte) int64 {
+	const key = "mca:btl:vader:param:btl_vader_eager_limit:value:"
+	for line := range strings.Lines(string(out)) {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(line), key); ok {
+			if n, err := strconv.ParseInt(v, 10, 64); err == nil && n > 0 {
+				return n
+			}
+		}
+	}
+	return 0
 }
