@@ -8,9 +8,7 @@ import (
 
 	"github.com/parley-hpc/parley/examples"
 	"github.com/parley-hpc/parley/interp"
-	"github.com/parley-hpc/parley/ir"
 	"github.com/parley-hpc/parley/netmodel"
-	"github.com/parley-hpc/parley/parser"
 )
 
 // TestExamplesWithoutCollectiveEvaluator: every example predicts the same,
@@ -24,15 +22,7 @@ func TestExamplesWithoutCollectiveEvaluator(t *testing.T) {
 	}
 	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
-			src, _ := fs.ReadFile(examples.FS, name)
-			prog, diags := parser.Parse(name, src)
-			if diags.HasErrors() {
-				t.Fatal(diags)
-			}
-			p, err := ir.Build(prog)
-			if err != nil {
-				t.Fatal(err)
-			}
+			p := buildExample(t, name)
 			var res [2]*interp.Result
 			var out [2]bytes.Buffer
 			for i, off := range []bool{true, false} {

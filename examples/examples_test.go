@@ -24,6 +24,21 @@ func tasksFor(name string) int64 {
 	return 8
 }
 
+// buildExample parses and resolves the example name.
+func buildExample(t *testing.T, name string) *ir.Program {
+	t.Helper()
+	src, _ := fs.ReadFile(examples.FS, name)
+	prog, diags := parser.Parse(name, src)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	p, err := ir.Build(prog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
 // TestExamples: every example parses, checks without a single warning, is
 // already in canonical form, resolves, and satisfies its own ASSERTs with
 // its default parameters on its usual number of tasks.

@@ -9,10 +9,8 @@ import (
 
 	"github.com/parley-hpc/parley/examples"
 	"github.com/parley-hpc/parley/interp"
-	"github.com/parley-hpc/parley/ir"
 	"github.com/parley-hpc/parley/logfile"
 	"github.com/parley-hpc/parley/netmodel"
-	"github.com/parley-hpc/parley/parser"
 )
 
 // counters are one task's predeclared counters at the end of a run, and
@@ -92,15 +90,7 @@ func TestExamplesRun(t *testing.T) {
 			if !ok {
 				t.Fatalf("no expected counters for %s: work them out and add them", name)
 			}
-			src, _ := fs.ReadFile(examples.FS, name)
-			prog, diags := parser.Parse(name, src)
-			if diags.HasErrors() {
-				t.Fatal(diags)
-			}
-			p, err := ir.Build(prog)
-			if err != nil {
-				t.Fatal(err)
-			}
+			p := buildExample(t, name)
 			var out bytes.Buffer
 			sim, err := interp.New(p, interp.Options{NumTasks: tasksFor(name), Platform: plat, Seed: 1, Output: &out, Logs: true})
 			if err != nil {
