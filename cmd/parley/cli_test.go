@@ -101,6 +101,13 @@ func TestCompileRefusesToOverwrite(t *testing.T) {
 	if code, _, errOut := parley(t, "", "compile", src, "-o", "-", "--build"); code != 2 || !strings.Contains(errOut, "--build needs a C file") {
 		t.Errorf("-o - --build: exit %d %q", code, errOut)
 	}
+	// Without an extension the executable would take the C file's name.
+	if code, _, errOut := parley(t, "", "compile", src, "-o", "ringbench", "--build"); code != 2 || !strings.Contains(errOut, "-o ringbench.c") {
+		t.Errorf("-o ringbench --build: exit %d %q", code, errOut)
+	}
+	if _, err := os.Stat("ringbench"); err == nil {
+		t.Errorf("a refused --build wrote ringbench")
+	}
 	if code, _, errOut := parley(t, "", "compile", src, "-o", "ring.c"); code != 0 || errOut != "parley compile: wrote ring.c and parley_rt.h\n" {
 		t.Errorf("compile says what it wrote: exit %d %q", code, errOut)
 	}

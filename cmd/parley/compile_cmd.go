@@ -139,6 +139,8 @@ func checkCompileOutput(src, out string, build bool) error {
 		return fmt.Errorf("-o %s would overwrite the program with C; name a .c file", out)
 	case strings.EqualFold(filepath.Ext(out), ".parley") || strings.EqualFold(filepath.Ext(out), ".ncptl"):
 		return fmt.Errorf("-o %s: a program's name for C code; name a .c file", out)
+	case build && filepath.Ext(out) == "":
+		return fmt.Errorf("--build -o %s: the executable would be named %s too; give the C file's name, e.g. -o %s.c", out, out, out)
 	case build && sameFile(src, strings.TrimSuffix(out, filepath.Ext(out))):
 		return fmt.Errorf("--build would overwrite the program with the executable %s; name the C file otherwise", strings.TrimSuffix(out, filepath.Ext(out)))
 	}
