@@ -55,7 +55,8 @@
 // statement, as the point-to-point exchange of MPICH's recursive-doubling
 // scan, which the header notes. Computation becomes COMPUTES FOR n MICROSECONDS for timed
 // traces (the per-call mean rounded to whole microseconds; calls under half
-// a microsecond are dropped) and COMPUTES n FLOPS for instruction or flop
+// a microsecond are dropped; ranks whose means differ by more than 5% keep
+// theirs, in up to four groups, see computeByRank) and COMPUTES n FLOPS for instruction or flop
 // counts: one traced instruction is one flop, so the machine model's flop
 // rate prices it; the header gives the totals before and after rounding.
 //

@@ -3,7 +3,6 @@ package lower
 import (
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 
@@ -101,10 +100,6 @@ func stencilTrace(side int) *trace.Trace {
 	}
 	return b.Trace()
 }
-
-// rankList matches a list of three or more numbers: the ranks themselves
-// rather than the first and last row of a mesh.
-var rankList = regexp.MustCompile(`IN \{\d+, \d+, `)
 
 // TestSizeDoesNotGrowOnAMesh: a stencil's program is the same size on 16,
 // 64 and 256 ranks (4 x 4, 8 x 8 and 16 x 16 meshes, each with every kind
