@@ -103,6 +103,9 @@ static struct {
   int *v2p, *p2v;         /* ARE ASSIGNED TO; NULL: task = processor */
   int mapping;            /* bumped at each reassignment */
   char *members[3];       /* scratch membership flags, one per task */
+  char *all;              /* every task's flag set (pr_all_tasks); never
+                           * written after pr_init, so that pr_comm and
+                           * pr_rank_in know it by its address */
   size_t nmembers;        /* their length: num_tasks, kept as a size_t so
                            * that gcc cannot see a negative num_tasks reach
                            * memset (-Wstringop-overflow) */
@@ -394,6 +397,8 @@ PR_UNUSED static void pr_init(int *argc, char ***argv, const pr_program *prog)
   pr_pcg_seed(&pr.sync_rng, pr.seed, 0x5eed);
   pr.nmembers = (size_t)num_tasks;
   for (i = 0; i < 3; i++) pr.members[i] = pr_alloc(pr.nmembers);
+  pr.all = pr_alloc(pr.nmembers);
+  memset(pr.all, 1, pr.nmembers);
   pr.current = -1;
   pr_calibrate();
   MPI_Barrier(MPI_COMM_WORLD);
@@ -526,12 +531,11 @@ PR_UNUSED static char *pr_members(int k)
   return pr.members[k];
 }
 
-/* pr_everyone returns scratch membership flags k with every task set. */
-PR_UNUSED static char *pr_everyone(int k)
-{
-  memset(pr.members[k], 1, pr.nmembers);
-  return pr.members[k];
-}
+/* pr_all_tasks returns the membership flags of every task. They must not
+ * be written: a collective over ALL TASKS then costs no pass over the
+ * tasks (a pass cost 6 us a call at 4096 tasks, 100 us at 65536, where a
+ * small all-reduce on a cluster takes tens of microseconds). */
+PR_UNUSED static char *pr_all_tasks(void) { return pr.all; }
 
 /* pr_comm returns a communicator holding the tasks flagged in members,
  * ranked in task order, or MPI_COMM_NULL if this task is not one of them.
@@ -542,6 +546,7 @@ PR_UNUSED static MPI_Comm pr_comm(const char *members)
   uint64_t h = 1469598103934665603u;
   int64_t i, n = 0;
   int k;
+  if (members == pr.all && pr.v2p == NULL) return MPI_COMM_WORLD;
   for (i = 0; i < num_tasks; i++) {
     h = (h ^ (uint64_t)(members[i] != 0)) * 1099511628211u;
     n += members[i] != 0;
@@ -569,6 +574,7 @@ PR_UNUSED static int pr_rank_in(const char *members, int64_t task)
 {
   int64_t i;
   int r = 0;
+  if (members == pr.all) return (int)task;
   for (i = 0; i < task; i++) r += members[i] != 0;
   return r;
 }

@@ -364,14 +364,15 @@ func (g *gen) forMembers(s *ir.TaskSet, other, base string, body func(v string))
 }
 
 // group fills a membership array (pr_members(k)) with the members of s
-// plus the extra task (a C expression or ""), and returns its name.
+// plus the extra task (a C expression or ""), and returns its name; for
+// every task it is pr_all_tasks(), which is not to be written.
 func (g *gen) group(s *ir.TaskSet, k int, other, extra, name string) string {
 	arr := g.temp(name)
-	g.line("char *%s = pr_members(%d);", arr, k)
 	if s.Kind == ir.AllSet || s.Kind == ir.OthersSet && extra != "" && extra == other {
-		g.line("memset(%s, 1, (size_t)num_tasks);", arr)
+		g.line("char *%s = pr_all_tasks();", arr)
 		return arr
 	}
+	g.line("char *%s = pr_members(%d);", arr, k)
 	g.forMembers(s, other, "t", func(v string) { g.line("%s[%s] = 1;", arr, v) })
 	if extra != "" {
 		g.line("if (pr_is_task(%s)) %s[%s] = 1;", extra, arr, extra)
