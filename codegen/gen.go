@@ -74,6 +74,10 @@ type gen struct {
 	logs       bool            // the program logs, so tables are opened
 	level      int             // the C block nesting, for scopes (depth is indentation)
 	decls      []decl          // variables declared in the open blocks, innermost last
+	// sites maps a membership array's name to the pr_site that keeps it
+	// (group), while the name is live; nsites numbers the sites.
+	sites  map[string]string
+	nsites int
 }
 
 // decl is a variable declared in C: its slot's name within the block at
@@ -91,7 +95,7 @@ func newGen(p *ir.Program, opt Options) *gen {
 			opt.Name = "parley_program"
 		}
 	}
-	g := &gen{p: p, opt: opt, out: &bytes.Buffer{}, taken: map[string]bool{}, live: map[string]bool{}}
+	g := &gen{p: p, opt: opt, out: &bytes.Buffer{}, taken: map[string]bool{}, live: map[string]bool{}, sites: map[string]string{}}
 	for _, prm := range p.Params {
 		n := cName(prm.Name)
 		g.paramNames = append(g.paramNames, n)
@@ -168,6 +172,7 @@ func (g *gen) temp(base string) string {
 func (g *gen) release(names ...string) {
 	for _, n := range names {
 		delete(g.live, n)
+		delete(g.sites, n)
 	}
 }
 

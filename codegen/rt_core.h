@@ -569,6 +569,36 @@ PR_UNUSED static MPI_Comm pr_comm(const char *members)
   }
 }
 
+/* pr_site is what a collective statement over a set of tasks that cannot
+ * change (no variable, counter or random draw in it) works out once: the
+ * set's membership flags, filled by the generated code the first time
+ * (filled), and its communicator for the current task mapping. Each
+ * execution would otherwise fill and hash the flags, a pass over the
+ * tasks. */
+typedef struct {
+  char *members;
+  int filled, cached, mapping;
+  MPI_Comm comm;
+} pr_site;
+
+/* pr_site_members returns site s's flags, cleared the first time. */
+PR_UNUSED static char *pr_site_members(pr_site *s)
+{
+  if (s->members == NULL) s->members = pr_alloc(pr.nmembers);
+  return s->members;
+}
+
+/* pr_site_comm is pr_comm(members) for site s, found once per mapping. */
+PR_UNUSED static MPI_Comm pr_site_comm(pr_site *s, const char *members)
+{
+  if (!s->cached || s->mapping != pr.mapping) {
+    s->comm = pr_comm(members);
+    s->mapping = pr.mapping;
+    s->cached = 1;
+  }
+  return s->comm;
+}
+
 /* pr_rank_in is task's rank in the communicator of members. */
 PR_UNUSED static int pr_rank_in(const char *members, int64_t task)
 {

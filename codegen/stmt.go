@@ -365,19 +365,46 @@ func (g *gen) forMembers(s *ir.TaskSet, other, base string, body func(v string))
 
 // group fills a membership array (pr_members(k)) with the members of s
 // plus the extra task (a C expression or ""), and returns its name; for
-// every task it is pr_all_tasks(), which is not to be written.
+// every task it is pr_all_tasks(), and for a set that cannot change a
+// pr_site's flags, filled once; neither is to be written. g.comm gives
+// its communicator.
 func (g *gen) group(s *ir.TaskSet, k int, other, extra, name string) string {
 	arr := g.temp(name)
 	if s.Kind == ir.AllSet || s.Kind == ir.OthersSet && extra != "" && extra == other {
 		g.line("char *%s = pr_all_tasks();", arr)
 		return arr
 	}
+	fill := func() { g.forMembers(s, other, "t", func(v string) { g.line("%s[%s] = 1;", arr, v) }) }
+	if slots, dynamic := ir.Uses(s); extra == "" && other == "-1" && !dynamic && (len(slots) == 0 || len(slots) == 1 && slots[0] == s.Slot) {
+		// The set is the same at every execution: its flags are filled
+		// once and its communicator found once per task mapping, where
+		// each pass over the tasks would cost microseconds at scale.
+		site := fmt.Sprintf("pr_site%d", g.nsites)
+		g.nsites++
+		g.line("static pr_site %s;", site)
+		g.line("char *%s = pr_site_members(&%s);", arr, site)
+		g.open("if (!%s.filled)", site)
+		fill()
+		g.line("%s.filled = 1;", site)
+		g.close()
+		g.sites[arr] = site
+		return arr
+	}
 	g.line("char *%s = pr_members(%d);", arr, k)
-	g.forMembers(s, other, "t", func(v string) { g.line("%s[%s] = 1;", arr, v) })
+	fill()
 	if extra != "" {
 		g.line("if (pr_is_task(%s)) %s[%s] = 1;", extra, arr, extra)
 	}
 	return arr
+}
+
+// comm is the C expression of the communicator of membership array
+// members (from group).
+func (g *gen) comm(members string) string {
+	if site, ok := g.sites[members]; ok {
+		return fmt.Sprintf("pr_site_comm(&%s, %s)", site, members)
+	}
+	return "pr_comm(" + members + ")"
 }
 
 // targets fills a membership array (pr_members(k)) with the targets of a
@@ -411,7 +438,7 @@ func (g *gen) simple(st ir.Stmt) {
 			g.open("")
 			members := g.group(st.Target, 0, src, src, "group")
 			count, bytes, _ := g.message(st.Msg)
-			g.line("pr_bcast(pr_comm(%s), %s, %s, %s, %s, %s);", members, members, src, count, bytes, p)
+			g.line("pr_bcast(%s, %s, %s, %s, %s, %s);", g.comm(members), members, src, count, bytes, p)
 			g.release(members)
 			g.close()
 		})
@@ -420,7 +447,7 @@ func (g *gen) simple(st ir.Stmt) {
 	case *ir.Synchronize:
 		g.open("")
 		members := g.group(st.Tasks, 0, "-1", "", "group")
-		g.line("pr_barrier(pr_comm(%s));", members)
+		g.line("pr_barrier(%s);", g.comm(members))
 		g.release(members)
 		g.close()
 	case *ir.Scatter:
@@ -746,9 +773,9 @@ func (g *gen) reduce(st *ir.Reduce) {
 	from := g.group(st.Source, 0, "-1", "", "group")
 	switch {
 	case st.Scatter:
-		g.line("pr_reduce_scatter(pr_comm(%s), %s, %d, %d, %s);", from, items, typ, op, p)
+		g.line("pr_reduce_scatter(%s, %s, %d, %d, %s);", g.comm(from), items, typ, op, p)
 	case st.Target == nil:
-		g.line("pr_allreduce(pr_comm(%s), %s, %d, %d, %s);", from, items, typ, op, p)
+		g.line("pr_allreduce(%s, %s, %d, %d, %s);", g.comm(from), items, typ, op, p)
 	default:
 		to := g.targets(st.Source, st.Target, 1)
 		g.line("pr_reduce_to(%s, %s, %s, %d, %d, %s);", from, to, items, typ, op, p)
@@ -793,7 +820,7 @@ func (g *gen) scatter(st *ir.Scatter) {
 	members := g.group(st.Targets, 0, root, root, "group")
 	sizes := g.vSizes(st.Msg, members, st.Root, st.Targets)
 	count, bytes := g.count(st.Msg.Count), g.uniformSize(st.Msg, sizes)
-	g.line("pr_scatter(pr_comm(%s), %s, %s, %s, %s, %s, %s);", members, members, root, count, bytes, orNull(sizes), p)
+	g.line("pr_scatter(%s, %s, %s, %s, %s, %s, %s);", g.comm(members), members, root, count, bytes, orNull(sizes), p)
 	if sizes != "" {
 		g.line("free(%s);", sizes)
 		g.release(sizes)
@@ -811,7 +838,7 @@ func (g *gen) gather(st *ir.Gather) {
 		members := g.group(st.Sources, 0, "-1", "", "group")
 		sizes := g.vSizes(st.Msg, members, st.Sources, st.Roots)
 		bytes := g.uniformSize(st.Msg, sizes)
-		g.line("pr_gather(pr_comm(%s), %s, -1, %s, %s, %s, %s);", members, members, count, bytes, orNull(sizes), p)
+		g.line("pr_gather(%s, %s, -1, %s, %s, %s, %s);", g.comm(members), members, count, bytes, orNull(sizes), p)
 		if sizes != "" {
 			g.line("free(%s);", sizes)
 			g.release(sizes)
@@ -826,7 +853,7 @@ func (g *gen) gather(st *ir.Gather) {
 	members := g.group(st.Sources, 0, root, root, "group")
 	sizes := g.vSizes(st.Msg, members, st.Sources, st.Roots)
 	bytes := g.uniformSize(st.Msg, sizes)
-	g.line("pr_gather(pr_comm(%s), %s, %s, %s, %s, %s, %s);", members, members, root, count, bytes, orNull(sizes), p)
+	g.line("pr_gather(%s, %s, %s, %s, %s, %s, %s);", g.comm(members), members, root, count, bytes, orNull(sizes), p)
 	if sizes != "" {
 		g.line("free(%s);", sizes)
 		g.release(sizes)
@@ -862,7 +889,7 @@ func (g *gen) exchange(st *ir.Exchange) {
 	slots, _ := ir.Uses(st.Msg.Size)
 	usesVar := st.Tasks.Slot >= 0 && slices.Contains(slots, st.Tasks.Slot) || st.Peers.Slot >= 0 && slices.Contains(slots, st.Peers.Slot)
 	if !usesVar && (st.Peers.Kind == ir.AllSet || st.Peers.Kind == ir.OthersSet) {
-		g.line("pr_alltoall(pr_comm(%s), %s, %s, %s);", members, count, g.size(st.Msg.Size), p)
+		g.line("pr_alltoall(%s, %s, %s, %s);", g.comm(members), count, g.size(st.Msg.Size), p)
 		g.release(members)
 		g.close()
 		return
@@ -882,7 +909,7 @@ func (g *gen) exchange(st *ir.Exchange) {
 	pair("my_task", v, send)
 	pair(v, "my_task", recv)
 	g.close()
-	g.line("pr_alltoallv(pr_comm(%s), %s, %s, %s, %s, %s);", members, members, count, send, recv, p)
+	g.line("pr_alltoallv(%s, %s, %s, %s, %s, %s);", g.comm(members), members, count, send, recv, p)
 	g.line("free(%s);", send)
 	g.line("free(%s);", recv)
 	g.release(send, recv, v, members)

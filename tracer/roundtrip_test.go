@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/parley-hpc/parley/frontend/trace"
 	"github.com/parley-hpc/parley/frontend/trace/lower"
 	"github.com/parley-hpc/parley/frontend/trace/ptrace"
@@ -194,4 +196,48 @@ func diff(want, have map[trace.Op]trace.Tally) string {
 
 func execOut(name string, args ...string) ([]byte, error) {
 	return exec.Command(name, args...).CombinedOutput()
+}
+
+// TestCollectiveCommunicatorsFollowMapping: the C backend finds a fixed
+// set's communicator once, and again after tasks are remapped (ARE
+// ASSIGNED TO), and runs ALL TASKS collectives on MPI_COMM_WORLD only
+// while tasks are their own processors. The tracer sees which processes
+// each collective involved, in which order.
+func TestCollectiveCommunicatorsFollowMapping(t *testing.T) {
+	library(t)
+	mpicc, _ := mpitest.Tools(t)
+	p := mpitest.Build(t, "remap.parley", []byte(`FOR 2 REPETITIONS {
+  TASKS t SUCH THAT t < 2 REDUCE 1 DOUBLEWORD THEN
+  ALL TASKS REDUCE 1 DOUBLEWORD THEN
+  TASK n SUCH THAT n < num_tasks IS ASSIGNED TO PROCESSOR (n + 1) MOD num_tasks
+}.`))
+	run, _ := traceRun(t, mpitest.Compile(t, mpicc, t.TempDir(), p), 4)
+	tr := run.Trace
+	var got [][]string // per rank, the members of each all-reduce's communicator
+	for r := range tr.NumRanks {
+		var comms []string
+		for e := range tr.Events(r) {
+			if e.Op != trace.Allreduce {
+				continue
+			}
+			members := tr.Comms[e.Comm]
+			if members == nil { // MPI_COMM_WORLD
+				members = []int{0, 1, 2, 3}
+			}
+			comms = append(comms, fmt.Sprint(members))
+		}
+		got = append(got, comms)
+	}
+	// Round 1: tasks are processors. Round 2: task n runs on processor
+	// n + 1, so tasks 0 and 1 are processors 1 and 2, and all the tasks in
+	// task order are processors 1, 2, 3, 0.
+	want := [][]string{
+		{"[0 1]", "[0 1 2 3]", "[1 2 3 0]"},
+		{"[0 1]", "[0 1 2 3]", "[1 2]", "[1 2 3 0]"},
+		{"[0 1 2 3]", "[1 2]", "[1 2 3 0]"},
+		{"[0 1 2 3]", "[1 2 3 0]"},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("communicators of the all-reduces per rank (-want +got):\n%s", diff)
+	}
 }
