@@ -656,6 +656,17 @@ func (f *Fit) fitTrains(train []TrainPoint) error {
 	return nil
 }
 
+// ComputeRates fits the compute kernels' measurements as FitAll does:
+// the flop rate and memory bandwidth of one task while d.NP tasks compute
+// at once.
+func ComputeRates(d *Data) (flopRate, memBandwidth float64, err error) {
+	var f Fit
+	if err := f.fitMachine(d); err != nil {
+		return 0, 0, err
+	}
+	return f.FlopRate, f.MemBandwidth, nil
+}
+
 func (f *Fit) fitMachine(d *Data) error {
 	var fx, fy, bx, by []float64
 	for _, p := range d.Flops {

@@ -132,11 +132,34 @@ func Measure(ctx context.Context, o Options) (*Data, error) {
 	if err := run(ctx, o, exe, "trains", "train", train, 6*len(train), d.parse); err != nil {
 		return nil, err
 	}
-	work := computeArgs()
-	if err := run(ctx, o, exe, "compute", "compute", work, len(work)/2, d.parse); err != nil {
+	if err := measureCompute(ctx, o, exe, d); err != nil {
 		return nil, err
 	}
 	return d, nil
+}
+
+// MeasureCompute builds the kernels and runs only the compute kernels on
+// o.NP tasks at once (at least 1), as Measure does last: ComputeRates
+// fits them. parley validate uses it to tell whether the machine still
+// computes as fast as when it was calibrated.
+func MeasureCompute(ctx context.Context, o Options) (*Data, error) {
+	if o.NP < 1 {
+		return nil, fmt.Errorf("the compute kernels need at least 1 task, not %d", o.NP)
+	}
+	exe, err := build(o)
+	if err != nil {
+		return nil, err
+	}
+	d := &Data{NP: o.NP}
+	if err := measureCompute(ctx, o, exe, d); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+func measureCompute(ctx context.Context, o Options, exe string, d *Data) error {
+	work := computeArgs()
+	return run(ctx, o, exe, "compute", "compute", work, len(work)/2, d.parse)
 }
 
 // computeArgs are the compute mode's (flops, bytes) pairs: the flop

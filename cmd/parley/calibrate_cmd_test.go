@@ -138,6 +138,9 @@ func TestCalibrateAndValidate(t *testing.T) {
 	if code != 0 || !strings.Contains(out, `"1/2 RTT (usecs)" (median)`) || !strings.Contains(out, "Accuracy") {
 		t.Errorf("validate, 1000%%: exit %d\n%s\n%s", code, out, errOut)
 	}
+	if !strings.Contains(errOut, "the compute kernels on 2 tasks now: ") {
+		t.Errorf("validate did not check the machine's speed:\n%s", errOut)
+	}
 	for _, f := range []string{"pred/pingpong-latency-0.log", "meas/pingpong-latency-0.log", "meas/pingpong-latency.c", "meas/run-3/pingpong-latency-1.log"} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
 			t.Errorf("--dir: %v", err)
@@ -146,5 +149,25 @@ func TestCalibrateAndValidate(t *testing.T) {
 	code, out, errOut = validate("0.0001%", "1")
 	if code != 1 || !strings.Contains(out, "OUTSIDE") || !strings.Contains(errOut, "outside the tolerance") {
 		t.Errorf("validate, 0.0001%%: exit %d\n%s\n%s", code, out, errOut)
+	}
+}
+
+// TestMachineDrift: the check compares per-task rates with the platform's
+// share of a node, and warns beyond the tolerance.
+func TestMachineDrift(t *testing.T) {
+	plat := &netmodel.Platform{Machine: netmodel.Machine{TasksPerNode: 8, Nodes: []netmodel.NodeGroup{{FlopRate: 8e9, MemBandwidth: 40e9}}}}
+	// 2 tasks on a node of 8 GF/s: 4 GF/s each.
+	got := machineDrift("v", plat, 2, 3e9, 20e9, 0.1)
+	want := "v: the compute kernels on 2 tasks now: 3 GF/s and 20 GB/s a task; the platform gives each 4 GF/s (-25%) and 20 GB/s (+0%)\n" +
+		"v: this machine does not compute as the platform says: its predictions of computation are off by as much; calibrate again, on a quieter machine, and validate right after"
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	if got := machineDrift("v", plat, 2, 4.2e9, 19e9, 0.1); strings.Contains(got, "\n") {
+		t.Errorf("within 10%%, a warning: %s", got)
+	}
+	// More tasks than a node holds: each node's tasks share it.
+	if got := machineDrift("v", plat, 16, 1e9, 5e9, 0.1); !strings.Contains(got, "the platform gives each 1 GF/s (+0%) and 5 GB/s (+0%)") {
+		t.Errorf("16 tasks on nodes of 8: %s", got)
 	}
 }
