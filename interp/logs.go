@@ -79,12 +79,12 @@ func (t *task) logRow(st *ir.Log) {
 			tab.cols[c.Index] = col
 		}
 		if c.Pct != nil {
-			col.pct = c.Pct.Float(&t.Frame)
+			col.pct = c.Pct.Float(t.frame())
 		}
 		if len(col.raw) == cap(col.raw) {
 			t.sim.logGrowth(int64(max(cap(col.raw), 4))*loggedValueBytes, st)
 		}
-		col.raw = append(col.raw, c.X.Float(&t.Frame))
+		col.raw = append(col.raw, c.X.Float(t.frame()))
 	}
 }
 

@@ -119,9 +119,12 @@ type Sim struct {
 	plat  *netmodel.Platform
 	tasks []task
 	slots []int64 // every task's variable slots, NumSlots apiece
-	q     eventQueue
-	now   Time
-	nev   int64 // events processed
+
+	frame   ir.Frame // the frame of task frameOf, if not nil (see task.frame)
+	frameOf *task
+	q       eventQueue
+	now     Time
+	nev     int64 // events processed
 
 	maxBytes int64 // the largest message whose costs stay within netmodel.MaxTime
 
@@ -213,8 +216,6 @@ func New(p *ir.Program, opts Options) (*Sim, error) {
 		t := &s.tasks[i]
 		t.sim = s
 		t.id = int32(i)
-		t.Frame = ir.Frame{G: g, Slots: s.slots[i*p.NumSlots : (i+1)*p.NumSlots : (i+1)*p.NumSlots], Task: int64(i)}
-		t.Frame.Counters = t
 		s.schedule(0, makeEvent(evResume, int32(i)))
 	}
 	if opts.FastForward {

@@ -54,9 +54,9 @@ const (
 )
 
 // task is one task's whole state. A million of them must fit, so fields
-// are ordered to pack and the rarely used ones live in rare.
+// are ordered to pack and the rarely used ones live in rare. Its variable
+// slots live in Sim.slots, and it holds no ir.Frame (see frame).
 type task struct {
-	ir.Frame
 	sim   *Sim
 	act   *activity // the statement in progress, when it takes several steps
 	rare  *taskRare // nil until needed
@@ -94,6 +94,58 @@ type taskRare struct {
 	mapv    *mapping      // the task-to-processor mapping this task sees; nil: identity
 	entries map[int]int64 // how often the task has entered each timed loop
 	log     *taskLog
+	streams *ir.Streams // the task's random streams, once it has drawn
+}
+
+// frame returns t's view for expressions. A frame is 80 bytes, which a
+// million tasks would each hold for little: the Sim keeps one, filled for
+// the task it last served, and a task keeps only its random streams, in
+// rare, once it has drawn from them. A frame stays t's until the Sim fills
+// it for another task, so callers use it at once and keep no frame across
+// work for other tasks (a frame to keep is a Clone).
+func (t *task) frame() *ir.Frame {
+	s := t.sim
+	if s.frameOf == t {
+		return &s.frame
+	}
+	s.releaseFrame()
+	s.frameOf = t
+	n := s.prog.NumSlots
+	i := int(t.id)
+	s.frame = ir.Frame{G: s.g, Slots: s.slots[i*n : (i+1)*n : (i+1)*n], Task: int64(t.id), Counters: t}
+	if r := t.rare; r != nil {
+		if r.mapv != nil {
+			s.frame.Procs = r.mapv
+			s.frame.Task = int64(r.mapv.p2v[t.id])
+		}
+		s.frame.Streams = r.streams
+	}
+	return &s.frame
+}
+
+// releaseFrame ends the frame's service to its task: streams a draw made
+// in it go to the task, and the next frame call fills it afresh.
+func (s *Sim) releaseFrame() {
+	if t := s.frameOf; t != nil && s.frame.Streams != nil && (t.rare == nil || t.rare.streams == nil) {
+		t.more().streams = s.frame.Streams
+	}
+	s.frameOf = nil
+}
+
+// slots are t's variable slots.
+func (t *task) slots() []int64 {
+	n := t.sim.prog.NumSlots
+	i := int(t.id)
+	return t.sim.slots[i*n : (i+1)*n : (i+1)*n]
+}
+
+// myTask is MY TASK, t's number, which a reassignment of processors
+// changes (see assign.go).
+func (t *task) myTask() int64 {
+	if t.rare != nil && t.rare.mapv != nil {
+		return int64(t.rare.mapv.p2v[t.id])
+	}
+	return int64(t.id)
 }
 
 // more returns the task's rare state, making it on first use.
@@ -163,7 +215,7 @@ func (t *task) execute() {
 				return
 			}
 		case opIf:
-			if !in.stmt.(*ir.If).Cond.Holds(&t.Frame) {
+			if !in.stmt.(*ir.If).Cond.Holds(t.frame()) {
 				t.pc = in.target
 				continue
 			}
@@ -174,10 +226,10 @@ func (t *task) execute() {
 			t.let(in.stmt.(*ir.Let))
 		case opRepeat:
 			r := in.stmt.(*ir.Repeat)
-			f := loopFrame{left: r.Count.Int(&t.Frame), phase: phaseMain}
+			f := loopFrame{left: r.Count.Int(t.frame()), phase: phaseMain}
 			if r.Warmup != nil || r.Sync {
 				if r.Warmup != nil {
-					f.warm = r.Warmup.Int(&t.Frame)
+					f.warm = r.Warmup.Int(t.frame())
 				}
 				f.phase = phaseWarmup
 				t.beginWarmup()
@@ -205,13 +257,13 @@ func (t *task) execute() {
 			t.stack = append(t.stack, loopFrame{cursor: ir.NewCursor(in.stmt.(*ir.ForEach).Ranges)})
 		case opEachNext:
 			e := in.stmt.(*ir.ForEach)
-			v, ok := t.stack[len(t.stack)-1].cursor.Next(&t.Frame)
+			v, ok := t.stack[len(t.stack)-1].cursor.Next(t.frame())
 			if !ok {
 				t.stack = t.stack[:len(t.stack)-1]
 				t.pc = in.target
 				continue
 			}
-			t.Slots[e.Slot] = v
+			t.slots()[e.Slot] = v
 		case opTimed:
 			t.stack = append(t.stack, loopFrame{phase: phaseTrial, occ: t.enter(in.stmt)})
 			t.beginWarmup()
@@ -297,9 +349,9 @@ func (t *task) let(l *ir.Let) {
 	for _, b := range l.Bindings {
 		switch {
 		case b.Value != nil:
-			t.Slots[b.Slot] = b.Value.Int(&t.Frame)
+			t.slots()[b.Slot] = b.Value.Int(t.frame())
 		case b.Random != nil:
-			t.Slots[b.Slot] = t.randomTask(b.Random)
+			t.slots()[b.Slot] = t.randomTask(b.Random)
 		}
 	}
 }
@@ -307,28 +359,28 @@ func (t *task) let(l *ir.Let) {
 // randomTask draws A RANDOM TASK from the stream every task shares, so all
 // tasks agree; -1 if no task qualifies.
 func (t *task) randomTask(r *ir.RandomTask) int64 {
-	n := t.G.NumTasks
+	n := t.sim.g.NumTasks
 	lo, hi := int64(0), n-1
 	exclude := int64(-1)
 	switch r.Kind {
 	case lang.RandomOtherThan:
-		exclude = r.X.Int(&t.Frame)
+		exclude = r.X.Int(t.frame())
 	case lang.RandomLessThan:
-		hi = min(hi, r.X.Int(&t.Frame)-1)
+		hi = min(hi, r.X.Int(t.frame())-1)
 	case lang.RandomGreaterThan:
-		lo = max(lo, r.X.Int(&t.Frame)+1)
+		lo = max(lo, r.X.Int(t.frame())+1)
 	case lang.RandomIn:
-		lo, hi = max(lo, r.X.Int(&t.Frame)), min(hi, r.Y.Int(&t.Frame))
+		lo, hi = max(lo, r.X.Int(t.frame())), min(hi, r.Y.Int(t.frame()))
 	}
 	if r.ButNot != nil {
-		exclude = r.ButNot.Int(&t.Frame)
+		exclude = r.ButNot.Int(t.frame())
 	}
 	count := hi - lo + 1
 	if exclude >= lo && exclude <= hi {
 		count--
 	}
 	// Draw even when nothing qualifies, so the shared stream stays in step.
-	draw := t.SyncRand().Uint64()
+	draw := t.frame().SyncRand().Uint64()
 	if count <= 0 {
 		return -1
 	}
@@ -344,7 +396,8 @@ func (t *task) randomTask(r *ir.RandomTask) int64 {
 // COMPLETION) when the task resumes.
 func (t *task) simple(st ir.Stmt) bool {
 	s := t.sim
-	f := &t.Frame
+	f := t.frame()
+	me := f.Task
 	switch st := st.(type) {
 	case *ir.Assert:
 		if !st.Cond.Holds(f) {
@@ -355,7 +408,7 @@ func (t *task) simple(st ir.Stmt) bool {
 		}
 		return true
 	case *ir.Output:
-		if t.suppress == 0 && st.Tasks.Contains(f, t.Task, -1) {
+		if t.suppress == 0 && st.Tasks.Contains(f, me, -1) {
 			s.out.WriteString(t.items(st.Items))
 			s.out.WriteByte('\n')
 		}
@@ -364,22 +417,22 @@ func (t *task) simple(st ir.Stmt) bool {
 		// The interpreter has no backend code to run.
 		return true
 	case *ir.Log:
-		if t.suppress == 0 && st.Tasks.Contains(f, t.Task, -1) && s.opts.Logs {
+		if t.suppress == 0 && st.Tasks.Contains(f, me, -1) && s.opts.Logs {
 			t.logRow(st)
 		}
 		return true
 	case *ir.ComputeAggregates:
-		if t.suppress == 0 && st.Tasks.Contains(f, t.Task, -1) && t.rare != nil && t.rare.log != nil {
+		if t.suppress == 0 && st.Tasks.Contains(f, me, -1) && t.rare != nil && t.rare.log != nil {
 			t.rare.log.flush(t.table)
 		}
 		return true
 	case *ir.Counters:
-		if st.Tasks.Contains(f, t.Task, -1) {
+		if st.Tasks.Contains(f, me, -1) {
 			t.counterOp(st)
 		}
 		return true
 	case *ir.Delay:
-		if !st.Tasks.Contains(f, t.Task, -1) {
+		if !st.Tasks.Contains(f, me, -1) {
 			return true
 		}
 		d := usecs(st.Amount, st.Unit, f)
@@ -391,7 +444,7 @@ func (t *task) simple(st ir.Stmt) bool {
 		}
 		return t.busy(d, st)
 	case *ir.Work:
-		if !st.Tasks.Contains(f, t.Task, -1) {
+		if !st.Tasks.Contains(f, me, -1) {
 			return true
 		}
 		flops := ir.Count(st.Flops, f)
@@ -401,7 +454,7 @@ func (t *task) simple(st ir.Stmt) bool {
 		}
 		return t.busy(d, st)
 	case *ir.Touch:
-		if !st.Tasks.Contains(f, t.Task, -1) {
+		if !st.Tasks.Contains(f, me, -1) {
 			return true
 		}
 		d := s.plat.Machine.Touch(int64(t.id), s.g.NumTasks, touchBytes(st, f))
@@ -417,7 +470,7 @@ func (t *task) simple(st ir.Stmt) bool {
 		}
 		return true
 	case *ir.Await:
-		if !st.Tasks.Contains(f, t.Task, -1) {
+		if !st.Tasks.Contains(f, me, -1) {
 			return true
 		}
 		if s.opts.Observer != nil {
@@ -521,7 +574,7 @@ func (t *task) items(items []*ir.Item) string {
 	for _, it := range items {
 		switch {
 		case it.X != nil:
-			b.WriteString(logfile.Number(it.X.Float(&t.Frame)))
+			b.WriteString(logfile.Number(it.X.Float(t.frame())))
 		case it.ValueOf:
 			b.WriteString(t.sim.logComment(it.Str))
 		default:
