@@ -273,10 +273,11 @@ func (s *Sim) collective(t *task, a *activity, call *collCall) bool {
 // issueAsync notes an asynchronous operation that an AWAIT COMPLETION
 // must follow.
 func (t *task) issueAsync(st stmtRef) {
-	if t.unawaited == 0 {
-		t.unawaitedAt = st
+	p := t.p2p()
+	if p.unawaited == 0 {
+		p.unawaitedAt = st
 	}
-	t.unawaited++
+	p.unawaited++
 }
 
 const (

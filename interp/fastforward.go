@@ -425,8 +425,9 @@ func (s *Sim) ffCapture() (*ffCut, string) {
 	c := &ffCut{at: s.now, nev: s.nev, order: slices.Clone(s.ff.parked), tasks: make([]ffTask, len(s.tasks)), slots: slices.Clone(s.slots)}
 	for i := range s.tasks {
 		t := &s.tasks[i]
-		if t.asyncPending != 0 || t.unawaited != 0 || t.deferredMsgs != 0 || t.posted.len() != 0 ||
-			t.unexpected.len() != 0 || t.inbox != 0 || t.outbox != 0 {
+		p := t.pt
+		if p != nil && (p.asyncPending != 0 || p.unawaited != 0 || p.deferredMsgs != 0 || p.posted.len() != 0 ||
+			p.unexpected.len() != 0) || t.inbox != 0 || t.outbox != 0 {
 			return nil, fmt.Sprintf("task %d has communication outstanding at its iteration boundary", i)
 		}
 		left := t.stack[len(t.stack)-1].left
@@ -437,7 +438,7 @@ func (s *Sim) ffCapture() (*ffCut, string) {
 		}
 		rel := func(x Time) Time { return max(0, x-s.now) }
 		c.tasks[i] = ffTask{
-			rel: [4]Time{rel(t.cpuFree), rel(t.sendFree), rel(t.recvFree), rel(t.asyncDone)},
+			rel: [4]Time{rel(t.cpuFree), rel(t.sendFree), rel(t.recvFree), rel(t.asyncDone())},
 			add: [13]int64{int64(t.compute), int64(t.comm),
 				t.cnt.bytesSent, t.cnt.bytesRecv, t.cnt.msgsSent, t.cnt.msgsRecv, t.cnt.bitErrors,
 				t.total.msgsSent, t.total.msgsRecv, t.total.bytesSent, t.total.bytesRecv, t.total.collMsgs, t.total.collBytes},
@@ -507,7 +508,9 @@ func (s *Sim) ffSkip(b, c *ffCut, j int64, p Time) {
 		move(&t.cpuFree)
 		move(&t.sendFree)
 		move(&t.recvFree)
-		move(&t.asyncDone)
+		if t.pt != nil {
+			move(&t.pt.asyncDone)
+		}
 		t.compute += Time(d(0))
 		t.comm += Time(d(1))
 		t.cnt.bytesSent += d(2)

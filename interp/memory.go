@@ -110,7 +110,7 @@ func (s *Sim) checkGrowth(stmt stmtRef) {
 	if msgs >= reqs {
 		worst, most := 0, 0
 		for i := range s.tasks {
-			if n := s.tasks[i].unexpected.len(); n > most {
+			if n := s.tasks[i].unexpected(); n > most {
 				worst, most = i, n
 			}
 		}

@@ -60,32 +60,74 @@ type task struct {
 	sim   *Sim
 	act   *activity // the statement in progress, when it takes several steps
 	rare  *taskRare // nil until needed
+	pt    *p2pState // nil until the task takes part in point-to-point messages
 	stack []loopFrame
-
-	posted     matchQueue // posted receives (Sim.reqs) not yet matched, in posting order
-	unexpected matchQueue // messages (Sim.msgs) that arrived before their receive, in arrival order
 
 	cpuFree, sendFree, recvFree Time // when the CPU and the NIC's two directions are next free
 	compute, comm               Time // time spent computing and in message overheads
 	finish                      Time
-	asyncDone                   Time  // when the last asynchronous operation completed
-	deferredMsgs, deferredBytes int64 // asynchronous receives, counted at AWAIT COMPLETION
 
 	cnt   counters
 	total struct{ msgsSent, msgsRecv, bytesSent, bytesRecv, collMsgs, collBytes int64 }
 
-	id, pc       int32
-	asyncPending int32     // asynchronous operations not yet complete
-	unawaited    int32     // asynchronous operations issued since the last AWAIT COMPLETION
-	unawaitedAt  stmtRef   // the first of them
-	suppress     int32     // > 0 inside warmup repetitions: OUTPUTS and LOGS do nothing
-	table        int32     // the current log table
-	waitOn       waitInfo  // what the task is blocked on, for deadlock reports
-	inbox        taskQueue // messages waiting for the CPU and the receiving NIC
-	outbox       taskQueue // clear-to-sends waiting for the CPU and the sending NIC
-	status       taskStatus
-	awaiting     bool // blocked in AWAIT COMPLETION
-	awaitSeen    bool // the Observer has been told of the AWAIT COMPLETION the task is blocked in
+	id, pc    int32
+	suppress  int32     // > 0 inside warmup repetitions: OUTPUTS and LOGS do nothing
+	table     int32     // the current log table
+	waitOn    waitInfo  // what the task is blocked on, for deadlock reports
+	inbox     taskQueue // messages waiting for the CPU and the receiving NIC
+	outbox    taskQueue // clear-to-sends waiting for the CPU and the sending NIC
+	status    taskStatus
+	awaiting  bool // blocked in AWAIT COMPLETION
+	awaitSeen bool // the Observer has been told of the AWAIT COMPLETION the task is blocked in
+}
+
+// p2pState is a task's state for point-to-point messages (those of the
+// collectives the event path expands included) and asynchronous
+// operations. It is made on first use: tasks that only compute, or whose
+// collectives the collective evaluator takes, hold 8 bytes instead of 88.
+type p2pState struct {
+	posted     matchQueue // posted receives (Sim.reqs) not yet matched, in posting order
+	unexpected matchQueue // messages (Sim.msgs) that arrived before their receive, in arrival order
+
+	asyncDone                   Time    // when the last asynchronous operation completed
+	deferredMsgs, deferredBytes int64   // asynchronous receives, counted at AWAIT COMPLETION
+	asyncPending                int32   // asynchronous operations not yet complete
+	unawaited                   int32   // asynchronous operations issued since the last AWAIT COMPLETION
+	unawaitedAt                 stmtRef // the first of them
+}
+
+// p2p returns t's point-to-point state, making it on first use.
+func (t *task) p2p() *p2pState {
+	if t.pt == nil {
+		t.pt = &p2pState{}
+	}
+	return t.pt
+}
+
+// asyncPending is how many of t's asynchronous operations are not yet
+// complete.
+func (t *task) asyncPending() int32 {
+	if t.pt == nil {
+		return 0
+	}
+	return t.pt.asyncPending
+}
+
+// asyncDone is when t's last asynchronous operation completed.
+func (t *task) asyncDone() Time {
+	if t.pt == nil {
+		return 0
+	}
+	return t.pt.asyncDone
+}
+
+// unexpected is how many messages arrived at t before their receive and
+// still wait for it.
+func (t *task) unexpected() int {
+	if t.pt == nil {
+		return 0
+	}
+	return t.pt.unexpected.len()
 }
 
 // taskRare is the state few tasks or few programs need.
@@ -474,9 +516,13 @@ func (t *task) simple(st ir.Stmt) bool {
 			return true
 		}
 		if s.opts.Observer != nil {
-			s.observeAwait(t, t.asyncPending > 0)
+			s.observeAwait(t, t.asyncPending() > 0)
 		}
-		if t.asyncPending > 0 {
+		p := t.pt
+		if p == nil {
+			return true
+		}
+		if p.asyncPending > 0 {
 			t.awaiting = true
 			t.waitOn = waitInfo{kind: waitAwait, stmt: ref(st)}
 			if s.tl != nil {
@@ -484,10 +530,10 @@ func (t *task) simple(st ir.Stmt) bool {
 			}
 			return false
 		}
-		t.unawaited, t.unawaitedAt = 0, noStmt
-		t.cnt.msgsRecv += t.deferredMsgs
-		t.cnt.bytesRecv += t.deferredBytes
-		t.deferredMsgs, t.deferredBytes = 0, 0
+		p.unawaited, p.unawaitedAt = 0, noStmt
+		t.cnt.msgsRecv += p.deferredMsgs
+		t.cnt.bytesRecv += p.deferredBytes
+		p.deferredMsgs, p.deferredBytes = 0, 0
 		return true
 	}
 	// Communication: statements that may take several steps.
