@@ -68,7 +68,7 @@ func defaultPlatform(t *testing.T) *netmodel.Platform {
 
 // maxTaskBytes is what a task may take in place (issue 19: a million
 // tasks, each the whole of a collective, in under 400 bytes a task).
-const maxTaskBytes = 240
+const maxTaskBytes = 160
 
 // TestTaskStateLazy: a task is at most maxTaskBytes, and a run whose
 // collective the evaluator takes makes no task's point-to-point or rare

@@ -138,10 +138,11 @@ func (s *Sim) send(t *task, dst int32, bytes int64, tag int32, counted bool, mod
 		s.schedule(at+s.latency(link, t.id, dst), makeEvent(evArrive, id))
 	}
 	if counted {
-		t.cnt.msgsSent++
-		t.cnt.bytesSent += bytes
-		t.total.msgsSent++
-		t.total.bytesSent += bytes
+		p := t.p2p()
+		p.cnt.msgsSent++
+		p.cnt.bytesSent += bytes
+		p.total.msgsSent++
+		p.total.bytesSent += bytes
 	} else {
 		t.total.collMsgs++
 		t.total.collBytes += bytes
@@ -364,16 +365,16 @@ func (s *Sim) recvCounters(t *task, req *recvReq) {
 		t.total.collBytes += req.bytes
 		return
 	}
-	t.total.msgsRecv++
-	t.total.bytesRecv += req.bytes
+	p := t.p2p()
+	p.total.msgsRecv++
+	p.total.bytesRecv += req.bytes
 	if req.mode == modeAsync {
-		p := t.p2p()
 		p.deferredMsgs++
 		p.deferredBytes += req.bytes
 		return
 	}
-	t.cnt.msgsRecv++
-	t.cnt.bytesRecv += req.bytes
+	p.cnt.msgsRecv++
+	p.cnt.bytesRecv += req.bytes
 }
 
 // notify tells task t that one of its operations completed at time at.

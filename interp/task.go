@@ -18,17 +18,16 @@ const (
 	done
 )
 
-// counters are the predeclared per-task counters. Elapsed time is kept as
-// the moment it was last reset, so elapsed_usecs is now minus start.
-type counters struct {
-	start                         Time
-	bytesSent, bytesRecv          int64
-	msgsSent, msgsRecv, bitErrors int64
+// msgCounts count a task's program messages (SEND, RECEIVE): since the
+// counters were last reset (the predeclared counters) or over the whole
+// run. Only tasks with point-to-point state have any (see p2pState).
+type msgCounts struct {
+	msgsSent, msgsRecv, bytesSent, bytesRecv int64
 }
 
 // stored is a saved set of counters with the elapsed time they read then.
 type stored struct {
-	c       counters
+	c       msgCounts
 	elapsed Time
 }
 
@@ -67,12 +66,10 @@ type task struct {
 	compute, comm               Time // time spent computing and in message overheads
 	finish                      Time
 
-	cnt   counters
-	total struct{ msgsSent, msgsRecv, bytesSent, bytesRecv, collMsgs, collBytes int64 }
+	start Time                                // when the counters were last reset: elapsed_usecs is now minus start
+	total struct{ collMsgs, collBytes int64 } // messages inside collectives, over the whole run
 
 	id, pc    int32
-	suppress  int32     // > 0 inside warmup repetitions: OUTPUTS and LOGS do nothing
-	table     int32     // the current log table
 	waitOn    waitInfo  // what the task is blocked on, for deadlock reports
 	inbox     taskQueue // messages waiting for the CPU and the receiving NIC
 	outbox    taskQueue // clear-to-sends waiting for the CPU and the sending NIC
@@ -88,6 +85,8 @@ type task struct {
 type p2pState struct {
 	posted     matchQueue // posted receives (Sim.reqs) not yet matched, in posting order
 	unexpected matchQueue // messages (Sim.msgs) that arrived before their receive, in arrival order
+
+	cnt, total msgCounts // the program's counters, and its whole-run totals
 
 	asyncDone                   Time    // when the last asynchronous operation completed
 	deferredMsgs, deferredBytes int64   // asynchronous receives, counted at AWAIT COMPLETION
@@ -111,6 +110,22 @@ func (t *task) asyncPending() int32 {
 		return 0
 	}
 	return t.pt.asyncPending
+}
+
+// counts are t's counters of program messages (see msgCounts).
+func (t *task) counts() msgCounts {
+	if t.pt == nil {
+		return msgCounts{}
+	}
+	return t.pt.cnt
+}
+
+// totals are t's whole-run program messages.
+func (t *task) totals() msgCounts {
+	if t.pt == nil {
+		return msgCounts{}
+	}
+	return t.pt.total
 }
 
 // asyncDone is when t's last asynchronous operation completed.
@@ -137,7 +152,13 @@ type taskRare struct {
 	entries map[int]int64 // how often the task has entered each timed loop
 	log     *taskLog
 	streams *ir.Streams // the task's random streams, once it has drawn
+
+	suppress int32 // > 0 inside warmup repetitions: OUTPUTS and LOGS do nothing
 }
+
+// quiet reports whether t is inside warmup repetitions, where OUTPUTS and
+// LOGS do nothing.
+func (t *task) quiet() bool { return t.rare != nil && t.rare.suppress > 0 }
 
 // frame returns t's view for expressions. A frame is 80 bytes, which a
 // million tasks would each hold for little: the Sim keeps one, filled for
@@ -198,25 +219,27 @@ func (t *task) more() *taskRare {
 	return t.rare
 }
 
-// Counter implements ir.CounterSource.
+// Counter implements ir.CounterSource. bit_errors is always 0: the
+// simulated network corrupts nothing.
 func (t *task) Counter(c ir.Counter) float64 {
+	cnt := t.counts()
 	switch c {
 	case ir.ElapsedUsecs:
-		return (t.sim.now - t.cnt.start).Micros()
+		return (t.sim.now - t.start).Micros()
 	case ir.BytesSent:
-		return float64(t.cnt.bytesSent)
+		return float64(cnt.bytesSent)
 	case ir.BytesReceived:
-		return float64(t.cnt.bytesRecv)
+		return float64(cnt.bytesRecv)
 	case ir.TotalBytes:
-		return float64(t.cnt.bytesSent + t.cnt.bytesRecv)
+		return float64(cnt.bytesSent + cnt.bytesRecv)
 	case ir.MsgsSent:
-		return float64(t.cnt.msgsSent)
+		return float64(cnt.msgsSent)
 	case ir.MsgsReceived:
-		return float64(t.cnt.msgsRecv)
+		return float64(cnt.msgsRecv)
 	case ir.TotalMsgs:
-		return float64(t.cnt.msgsSent + t.cnt.msgsRecv)
+		return float64(cnt.msgsSent + cnt.msgsRecv)
 	}
-	return float64(t.cnt.bitErrors)
+	return 0
 }
 
 // maxSteps is how many instructions a task runs before it yields.
@@ -251,7 +274,6 @@ func (t *task) execute() {
 			return
 		case opTable:
 			t.endTable()
-			t.table = in.table
 		case opSimple:
 			if !t.simple(in.stmt) {
 				return
@@ -318,18 +340,18 @@ func (t *task) execute() {
 // counter changes are undone: coNCePTuaL brackets warmup repetitions
 // between a store and a restore of the counters.
 func (t *task) beginWarmup() {
-	t.suppress++
+	t.more().suppress++
 	t.store()
 }
 
 func (t *task) endWarmup() {
-	t.suppress--
+	t.rare.suppress--
 	t.restore()
 }
 
 func (t *task) store() {
 	r := t.more()
-	r.stored = append(r.stored, stored{c: t.cnt, elapsed: t.sim.now - t.cnt.start})
+	r.stored = append(r.stored, stored{c: t.counts(), elapsed: t.sim.now - t.start})
 }
 
 // restore winds the counters back to the last store: elapsed time reads
@@ -339,8 +361,10 @@ func (t *task) restore() {
 	n := len(r.stored)
 	st := r.stored[n-1]
 	r.stored = r.stored[:n-1]
-	t.cnt = st.c
-	t.cnt.start = t.sim.now - st.elapsed
+	if t.pt != nil || st.c != (msgCounts{}) {
+		t.p2p().cnt = st.c
+	}
+	t.start = t.sim.now - st.elapsed
 }
 
 // repeatNext advances a FOR ... REPETITIONS loop; see loopNext.
@@ -450,7 +474,7 @@ func (t *task) simple(st ir.Stmt) bool {
 		}
 		return true
 	case *ir.Output:
-		if t.suppress == 0 && st.Tasks.Contains(f, me, -1) {
+		if !t.quiet() && st.Tasks.Contains(f, me, -1) {
 			s.out.WriteString(t.items(st.Items))
 			s.out.WriteByte('\n')
 		}
@@ -459,13 +483,13 @@ func (t *task) simple(st ir.Stmt) bool {
 		// The interpreter has no backend code to run.
 		return true
 	case *ir.Log:
-		if t.suppress == 0 && st.Tasks.Contains(f, me, -1) && s.opts.Logs {
+		if !t.quiet() && st.Tasks.Contains(f, me, -1) && s.opts.Logs {
 			t.logRow(st)
 		}
 		return true
 	case *ir.ComputeAggregates:
-		if t.suppress == 0 && st.Tasks.Contains(f, me, -1) && t.rare != nil && t.rare.log != nil {
-			t.rare.log.flush(t.table)
+		if !t.quiet() && st.Tasks.Contains(f, me, -1) && t.rare != nil && t.rare.log != nil {
+			t.rare.log.flush(s.code[t.pc].table)
 		}
 		return true
 	case *ir.Counters:
@@ -531,8 +555,8 @@ func (t *task) simple(st ir.Stmt) bool {
 			return false
 		}
 		p.unawaited, p.unawaitedAt = 0, noStmt
-		t.cnt.msgsRecv += p.deferredMsgs
-		t.cnt.bytesRecv += p.deferredBytes
+		p.cnt.msgsRecv += p.deferredMsgs
+		p.cnt.bytesRecv += p.deferredBytes
 		p.deferredMsgs, p.deferredBytes = 0, 0
 		return true
 	}
@@ -599,7 +623,10 @@ func (t *task) counterOp(st *ir.Counters) {
 	s := t.sim
 	switch st.Op {
 	case lang.ResetCounters:
-		t.cnt = counters{start: s.now}
+		t.start = s.now
+		if t.pt != nil {
+			t.pt.cnt = msgCounts{}
+		}
 	case lang.StoreCounters:
 		t.store()
 	case lang.RestoreCounters:
