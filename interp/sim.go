@@ -261,7 +261,8 @@ const bigRun = 1 << 16
 // the memory of what the run no longer holds (the pools; the collective
 // evaluator's arrays; the event queue's room) instead of adding to the
 // peak: 128 of a million-task all-reduce's 737 bytes a task. The
-// collection costs less CPU time than the fresh memory it saves.
+// collection took no more CPU time than faulting in the fresh memory
+// did (1.9 s against 2.1 s for a million-task broadcast, one run each).
 func (s *Sim) releasePools() {
 	s.actPool, s.collPool = nil, nil
 	if len(s.tasks) >= bigRun {
