@@ -273,10 +273,11 @@ func (s *Sim) collective(t *task, a *activity, call *collCall) bool {
 // issueAsync notes an asynchronous operation that an AWAIT COMPLETION
 // must follow.
 func (t *task) issueAsync(st stmtRef) {
-	if t.unawaited == 0 {
-		t.unawaitedAt = st
+	p := t.p2p()
+	if p.unawaited == 0 {
+		p.unawaitedAt = st
 	}
-	t.unawaited++
+	p.unawaited++
 }
 
 const (
@@ -297,7 +298,7 @@ func (s *Sim) newCollState() *collState {
 // collSpec describes call as task t takes part in it: the collective, the
 // algorithm and t's rank in it (-1 if none).
 func (s *Sim) collSpec(t *task, call *collCall) (spec netmodel.Collective, alg netmodel.Algorithm, rank int) {
-	rank = call.group.rank(t.Task)
+	rank = call.group.rank(t.myTask())
 	spec = netmodel.Collective{Op: call.op, N: call.group.n, Bytes: call.bytes, Sizes: call.sizes}
 	if call.op == netmodel.Bcast || call.op == netmodel.Reduce || call.op == netmodel.Gather || call.op == netmodel.Scatter {
 		spec.Root = call.group.rank(call.root)

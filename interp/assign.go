@@ -41,7 +41,7 @@ func (s *Sim) assign(t *task, a *ir.Assign) {
 		var p int64
 		if a.Processor == nil {
 			// A random processor, drawn from the stream all tasks share.
-			p = int64(t.SyncRand().Uint64() % uint64(n))
+			p = int64(t.frame().SyncRand().Uint64() % uint64(n))
 		} else {
 			p = a.Processor.Int(f)
 		}
@@ -54,7 +54,8 @@ func (s *Sim) assign(t *task, a *ir.Assign) {
 		m.v2p[w], m.p2v[old] = old, w
 		return true
 	})
+	// The frame filled for t saw the old mapping; the next is filled
+	// with the new.
+	s.releaseFrame()
 	t.rare.mapv = m
-	t.Procs = m
-	t.Task = int64(m.p2v[t.id])
 }

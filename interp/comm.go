@@ -59,7 +59,7 @@ func (s *Sim) calls(t *task, st ir.Stmt, calls ...collCall) *activity {
 
 // takesPart reports whether task t takes part in call c.
 func (c *collCall) takesPart(t *task) bool {
-	return c.times > 0 && c.group.rank(t.Task) >= 0 && c.group.n > 1
+	return c.times > 0 && c.group.rank(t.myTask()) >= 0 && c.group.n > 1
 }
 
 // sharedCall returns a list of the one call c that every task making the
@@ -108,8 +108,8 @@ func evalMessage(m *ir.Message, f *ir.Frame) (count, bytes int64, tag int32) {
 // ascending order, then the sends to each target in ascending order, as
 // coNCePTuaL defines.
 func (s *Sim) sendStmt(t *task, st *ir.Send) *activity {
-	f := &t.Frame
-	me := t.Task
+	f := t.frame()
+	me := f.Task
 	a := s.newActivity(st)
 	if !st.Unsuspecting {
 		s.receivesFrom(t, a, st, st.Source, st.Target, st.Recv, st.RecvAsync)
@@ -130,8 +130,8 @@ func (s *Sim) sendStmt(t *task, st *ir.Send) *activity {
 // when the senders' description uses the receivers' variable, the
 // receiver finds its senders directly, otherwise through the pattern.
 func (s *Sim) receiveStmt(t *task, st *ir.Receive) *activity {
-	f := &t.Frame
-	me := t.Task
+	f := t.frame()
+	me := f.Task
 	receiverFirst := s.patterns.receiverFirst(st)
 	if receiverFirst && !st.Receivers.Contains(f, me, -1) {
 		return nil
@@ -155,11 +155,11 @@ func (s *Sim) receiveStmt(t *task, st *ir.Receive) *activity {
 // that targets it, in ascending order, evaluating msg with the source and
 // target variables bound for each.
 func (s *Sim) receivesFrom(t *task, a *activity, st ir.Stmt, source, target *ir.TaskSet, msg *ir.Message, async bool) {
-	f := &t.Frame
+	f := t.frame()
 	for _, src := range s.sendersTo(t, st, source, target) {
 		v := int64(src)
 		source.Contains(f, v, -1)
-		target.Contains(f, t.Task, v)
+		target.Contains(f, f.Task, v)
 		count, bytes, tag := evalMessage(msg, f)
 		if count > 0 {
 			a.ops = append(a.ops, p2pOp{peer: s.proc(t, v), async: async, count: count, bytes: bytes, tag: tag})
@@ -170,7 +170,7 @@ func (s *Sim) receivesFrom(t *task, a *activity, st ir.Stmt, source, target *ir.
 // multicastStmt: each source, in ascending order, broadcasts to itself and
 // its targets; one broadcast per message.
 func (s *Sim) multicastStmt(t *task, st *ir.Multicast) *activity {
-	f := &t.Frame
+	f := t.frame()
 	bcast := func(src int64) collCall {
 		count, bytes, _ := evalMessage(st.Msg, f)
 		g := s.groupOf(t, st, int(src)+1, st.Target, []int64{src})
@@ -198,7 +198,7 @@ func (s *Sim) multicastStmt(t *task, st *ir.Multicast) *activity {
 // reduce-scatter when asked for, a reduce to a single target, and a reduce
 // to the first target followed by a broadcast to the others otherwise.
 func (s *Sim) reduceStmt(t *task, st *ir.Reduce) *activity {
-	f := &t.Frame
+	f := t.frame()
 	src := s.groupOf(t, st, 0, st.Source, nil)
 	bytes := ir.SizeBytes(st.Msg.Count, ir.Count(st.Msg.Count, f), ir.UnitBytes(st.Msg.Type, f.G))
 	if st.Scatter {
@@ -222,7 +222,7 @@ func (s *Sim) reduceStmt(t *task, st *ir.Reduce) *activity {
 }
 
 func (s *Sim) scatterStmt(t *task, st *ir.Scatter) *activity {
-	f := &t.Frame
+	f := t.frame()
 	root := st.Root.One(f)
 	if root < 0 {
 		return nil
@@ -234,7 +234,7 @@ func (s *Sim) scatterStmt(t *task, st *ir.Scatter) *activity {
 }
 
 func (s *Sim) gatherStmt(t *task, st *ir.Gather) *activity {
-	f := &t.Frame
+	f := t.frame()
 	count, bytes, _ := evalMessage(st.Msg, f)
 	if st.Roots.Kind == ir.AllSet {
 		g := s.groupOf(t, st, 0, st.Sources, nil)
@@ -251,7 +251,7 @@ func (s *Sim) gatherStmt(t *task, st *ir.Gather) *activity {
 }
 
 func (s *Sim) exchangeStmt(t *task, st *ir.Exchange) *activity {
-	f := &t.Frame
+	f := t.frame()
 	g := s.groupOf(t, st, 0, st.Tasks, nil)
 	count, bytes, _ := evalMessage(st.Msg, f)
 	scratch := s.scratch(t)
@@ -302,9 +302,7 @@ func (s *Sim) pairSizes(t *task, m *ir.Message, g *group, from, to *ir.TaskSet, 
 
 // scratch returns a copy of t's frame for evaluating with other bindings.
 func (s *Sim) scratch(t *task) *ir.Frame {
-	f := t.Frame
-	f.Slots = slices.Clone(t.Slots)
-	return &f
+	return t.frame().Clone()
 }
 
 // ---------------------------------------------------------------------------
@@ -423,8 +421,8 @@ func (s *Sim) cachedGroup(key patKey, ok bool, list func() []int64) *group {
 // t (with the statement's variables bound as t sees them). The list may be
 // shared: callers only read it.
 func (s *Sim) sendersTo(t *task, st ir.Stmt, source, target *ir.TaskSet) []int32 {
-	f := &t.Frame
-	me := t.Task
+	f := t.frame()
+	me := f.Task
 	if source.Kind == ir.SingleSet {
 		v := source.One(f)
 		if v >= 0 && target.Contains(f, me, v) {

@@ -41,11 +41,14 @@ func (s *Sim) finishChecks() {
 		return
 	}
 	for i := range s.tasks {
-		t := &s.tasks[i]
-		if t.unexpected.len() > 0 {
+		p := s.tasks[i].pt
+		if p == nil {
+			continue
+		}
+		if p.unexpected.len() > 0 {
 			bySrc := map[int32]int{}
 			var first *message
-			t.unexpected.each(func(id int32) {
+			p.unexpected.each(func(id int32) {
 				m := s.msgs.at(id)
 				bySrc[m.src]++
 				if first == nil {
@@ -57,15 +60,14 @@ func (s *Sim) finishChecks() {
 				srcs = append(srcs, fmt.Sprintf("%d from task %d", n, src))
 			}
 			slices.Sort(srcs)
-			p := Problem{Kind: "unreceived", Task: int64(i),
-				Msg: fmt.Sprintf("task %d never received %d message(s): %s", i, t.unexpected.len(), strings.Join(srcs, ", "))}
-			p.Span = s.span(first.stmt)
-			s.problem(p)
+			pr := Problem{Kind: "unreceived", Task: int64(i),
+				Msg: fmt.Sprintf("task %d never received %d message(s): %s", i, p.unexpected.len(), strings.Join(srcs, ", "))}
+			pr.Span = s.span(first.stmt)
+			s.problem(pr)
 		}
-		if t.unawaited > 0 {
-			p := Problem{Kind: "unawaited", Task: int64(i), Span: s.span(t.unawaitedAt),
-				Msg: fmt.Sprintf("task %d finished with %d asynchronous operation(s) that no AWAIT COMPLETION followed", i, t.unawaited)}
-			s.problem(p)
+		if p.unawaited > 0 {
+			s.problem(Problem{Kind: "unawaited", Task: int64(i), Span: s.span(p.unawaitedAt),
+				Msg: fmt.Sprintf("task %d finished with %d asynchronous operation(s) that no AWAIT COMPLETION followed", i, p.unawaited)})
 		}
 	}
 }
@@ -87,7 +89,9 @@ func (s *Sim) deadlock(stuck []int32) {
 			return []int32{t.waitOn.peer}
 		case waitAwait:
 			var out []int32
-			t.posted.each(func(r int32) { out = append(out, s.reqs.at(r).src) })
+			if t.pt != nil {
+				t.pt.posted.each(func(r int32) { out = append(out, s.reqs.at(r).src) })
+			}
 			return append(out, unmatched[t.id]...)
 		}
 		return nil
@@ -151,7 +155,7 @@ func (s *Sim) describeWait(t *task) string {
 	case waitColl:
 		return fmt.Sprintf("task %d waits for task %d in a collective%s%s", t.id, peer, state, where)
 	case waitAwait:
-		return fmt.Sprintf("task %d waits in AWAIT COMPLETION for %d operation(s)%s", t.id, t.asyncPending, where)
+		return fmt.Sprintf("task %d waits in AWAIT COMPLETION for %d operation(s)%s", t.id, t.asyncPending(), where)
 	}
 	return fmt.Sprintf("task %d is stuck", t.id)
 }

@@ -85,7 +85,7 @@ type ffCut struct {
 // additive figures, and its loop stack.
 type ffTask struct {
 	rel   [4]Time // cpuFree, sendFree, recvFree, asyncDone
-	add   [13]int64
+	add   [12]int64
 	stack []loopFrame
 }
 
@@ -425,8 +425,9 @@ func (s *Sim) ffCapture() (*ffCut, string) {
 	c := &ffCut{at: s.now, nev: s.nev, order: slices.Clone(s.ff.parked), tasks: make([]ffTask, len(s.tasks)), slots: slices.Clone(s.slots)}
 	for i := range s.tasks {
 		t := &s.tasks[i]
-		if t.asyncPending != 0 || t.unawaited != 0 || t.deferredMsgs != 0 || t.posted.len() != 0 ||
-			t.unexpected.len() != 0 || t.inbox != 0 || t.outbox != 0 {
+		p := t.pt
+		if p != nil && (p.asyncPending != 0 || p.unawaited != 0 || p.deferredMsgs != 0 || p.posted.len() != 0 ||
+			p.unexpected.len() != 0) || t.inbox != 0 || t.outbox != 0 {
 			return nil, fmt.Sprintf("task %d has communication outstanding at its iteration boundary", i)
 		}
 		left := t.stack[len(t.stack)-1].left
@@ -436,11 +437,12 @@ func (s *Sim) ffCapture() (*ffCut, string) {
 			return nil, "the tasks are in different iterations"
 		}
 		rel := func(x Time) Time { return max(0, x-s.now) }
+		cnt, tot := t.counts(), t.totals()
 		c.tasks[i] = ffTask{
-			rel: [4]Time{rel(t.cpuFree), rel(t.sendFree), rel(t.recvFree), rel(t.asyncDone)},
-			add: [13]int64{int64(t.compute), int64(t.comm),
-				t.cnt.bytesSent, t.cnt.bytesRecv, t.cnt.msgsSent, t.cnt.msgsRecv, t.cnt.bitErrors,
-				t.total.msgsSent, t.total.msgsRecv, t.total.bytesSent, t.total.bytesRecv, t.total.collMsgs, t.total.collBytes},
+			rel: [4]Time{rel(t.cpuFree), rel(t.sendFree), rel(t.recvFree), rel(t.asyncDone())},
+			add: [12]int64{int64(t.compute), int64(t.comm),
+				cnt.bytesSent, cnt.bytesRecv, cnt.msgsSent, cnt.msgsRecv,
+				tot.msgsSent, tot.msgsRecv, tot.bytesSent, tot.bytesRecv, t.total.collMsgs, t.total.collBytes},
 			stack: slices.Clone(t.stack),
 		}
 	}
@@ -507,20 +509,23 @@ func (s *Sim) ffSkip(b, c *ffCut, j int64, p Time) {
 		move(&t.cpuFree)
 		move(&t.sendFree)
 		move(&t.recvFree)
-		move(&t.asyncDone)
 		t.compute += Time(d(0))
 		t.comm += Time(d(1))
-		t.cnt.bytesSent += d(2)
-		t.cnt.bytesRecv += d(3)
-		t.cnt.msgsSent += d(4)
-		t.cnt.msgsRecv += d(5)
-		t.cnt.bitErrors += d(6)
-		t.total.msgsSent += d(7)
-		t.total.msgsRecv += d(8)
-		t.total.bytesSent += d(9)
-		t.total.bytesRecv += d(10)
-		t.total.collMsgs += d(11)
-		t.total.collBytes += d(12)
+		// A task without point-to-point state has had no messages and no
+		// asynchronous operations: those figures stay zero.
+		if p := t.pt; p != nil {
+			move(&p.asyncDone)
+			p.cnt.bytesSent += d(2)
+			p.cnt.bytesRecv += d(3)
+			p.cnt.msgsSent += d(4)
+			p.cnt.msgsRecv += d(5)
+			p.total.msgsSent += d(6)
+			p.total.msgsRecv += d(7)
+			p.total.bytesSent += d(8)
+			p.total.bytesRecv += d(9)
+		}
+		t.total.collMsgs += d(10)
+		t.total.collBytes += d(11)
 		t.stack[len(t.stack)-1].left -= j
 	}
 	for k, u := range s.collUse {

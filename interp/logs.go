@@ -60,10 +60,11 @@ func (t *task) logRow(st *ir.Log) {
 	if r.log == nil {
 		r.log = &taskLog{byTop: map[int32]*logTable{}}
 	}
-	tab := r.log.byTop[t.table]
+	top := t.sim.code[t.pc].table
+	tab := r.log.byTop[top]
 	if tab == nil {
 		tab = &logTable{}
-		r.log.byTop[t.table] = tab
+		r.log.byTop[top] = tab
 		r.log.tables = append(r.log.tables, tab)
 	}
 	for _, c := range st.Columns {
@@ -79,12 +80,12 @@ func (t *task) logRow(st *ir.Log) {
 			tab.cols[c.Index] = col
 		}
 		if c.Pct != nil {
-			col.pct = c.Pct.Float(&t.Frame)
+			col.pct = c.Pct.Float(t.frame())
 		}
 		if len(col.raw) == cap(col.raw) {
 			t.sim.logGrowth(int64(max(cap(col.raw), 4))*loggedValueBytes, st)
 		}
-		col.raw = append(col.raw, c.X.Float(&t.Frame))
+		col.raw = append(col.raw, c.X.Float(t.frame()))
 	}
 }
 
@@ -139,10 +140,11 @@ func (l *taskLog) flush(top int32) {
 	}
 }
 
-// endTable aggregates what the finished top-level statement logged.
+// endTable aggregates what the finished top-level statement logged: t is
+// at the instruction after its last (a new statement's opTable, or opEnd).
 func (t *task) endTable() {
-	if t.rare != nil && t.rare.log != nil {
-		t.rare.log.flush(t.table)
+	if t.rare != nil && t.rare.log != nil && t.pc > 0 {
+		t.rare.log.flush(t.sim.code[t.pc-1].table)
 	}
 }
 
@@ -263,10 +265,10 @@ func (s *Sim) WriteLogs(dir, base string) error {
 			{Value: status},
 			{Key: "Elapsed time", Value: fmt.Sprintf("%s seconds (predicted)", logfile.Number(t.finish.Micros()/1e6))},
 			// Whole-run point-to-point totals, which a compiled run must match.
-			{Key: "Messages sent", Value: strconv.FormatInt(t.total.msgsSent, 10)},
-			{Key: "Messages received", Value: strconv.FormatInt(t.total.msgsRecv, 10)},
-			{Key: "Bytes sent", Value: strconv.FormatInt(t.total.bytesSent, 10)},
-			{Key: "Bytes received", Value: strconv.FormatInt(t.total.bytesRecv, 10)},
+			{Key: "Messages sent", Value: strconv.FormatInt(t.totals().msgsSent, 10)},
+			{Key: "Messages received", Value: strconv.FormatInt(t.totals().msgsRecv, 10)},
+			{Key: "Bytes sent", Value: strconv.FormatInt(t.totals().bytesSent, 10)},
+			{Key: "Bytes received", Value: strconv.FormatInt(t.totals().bytesRecv, 10)},
 		}
 		path := filepath.Join(dir, fmt.Sprintf("%s-%d.log", base, i))
 		out, err := os.Create(path)

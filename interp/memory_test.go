@@ -2,6 +2,7 @@ package interp
 
 import (
 	"testing"
+	"unsafe"
 
 	"github.com/parley-hpc/parley/internal/memlimit"
 	"github.com/parley-hpc/parley/ir"
@@ -15,22 +16,8 @@ import (
 // on (a 10^7-task halo was stopped that way at 14 GB of 20); when the
 // real memory is over the limit too, it stops with a "limit" problem.
 func TestEstimateHighMeasureDecides(t *testing.T) {
-	src := "TASK 0 ASYNCHRONOUSLY SENDS 100000 8 BYTE MESSAGES TO UNSUSPECTING TASK 1 THEN\nTASK 1 RECEIVES 100000 8 BYTE MESSAGES FROM TASK 0 THEN\nALL TASKS AWAIT COMPLETION."
-	prog, diags := parser.Parse("grow.parley", []byte(src))
-	if prog == nil || diags.HasErrors() {
-		t.Fatal(diags)
-	}
-	if diags := lang.Check(prog); diags.HasErrors() {
-		t.Fatal(diags)
-	}
-	p, err := ir.Build(prog)
-	if err != nil {
-		t.Fatal(err)
-	}
-	plat, err := netmodel.Preset(netmodel.DefaultPlatform)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := buildInternal(t, "grow.parley", "TASK 0 ASYNCHRONOUSLY SENDS 100000 8 BYTE MESSAGES TO UNSUSPECTING TASK 1 THEN\nTASK 1 RECEIVES 100000 8 BYTE MESSAGES FROM TASK 0 THEN\nALL TASKS AWAIT COMPLETION.")
+	plat := defaultPlatform(t)
 	for _, c := range []struct {
 		name  string
 		limit int64
@@ -50,6 +37,68 @@ func TestEstimateHighMeasureDecides(t *testing.T) {
 		}
 		if !c.fits && (len(res.Problems) != 1 || res.Problems[0].Kind != "limit") {
 			t.Errorf("%s: problems %v, want one over the limit", c.name, res.Problems)
+		}
+	}
+}
+
+func buildInternal(t *testing.T, name, src string) *ir.Program {
+	t.Helper()
+	prog, diags := parser.Parse(name, []byte(src))
+	if prog == nil || diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	if diags := lang.Check(prog); diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	p, err := ir.Build(prog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func defaultPlatform(t *testing.T) *netmodel.Platform {
+	t.Helper()
+	plat, err := netmodel.Preset(netmodel.DefaultPlatform)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return plat
+}
+
+// maxTaskBytes is what a task may take in place (issue 19: a million
+// tasks, each the whole of a collective, in under 400 bytes a task).
+const maxTaskBytes = 160
+
+// TestTaskStateLazy: a task is at most maxTaskBytes, and a run whose
+// collective the evaluator takes makes no task's point-to-point or rare
+// state, while one of point-to-point messages makes the former.
+func TestTaskStateLazy(t *testing.T) {
+	if n := unsafe.Sizeof(task{}); n > maxTaskBytes {
+		t.Errorf("a task takes %d bytes, more than %d", n, maxTaskBytes)
+	}
+	for _, c := range []struct {
+		src       string
+		p2p, rare bool
+	}{
+		{"ALL TASKS REDUCE 1 DOUBLEWORD.", false, false},
+		{"ALL TASKS t ASYNCHRONOUSLY SEND A 8 BYTE MESSAGE TO TASK t XOR 1 THEN ALL TASKS AWAIT COMPLETION.", true, false},
+		{"ALL TASKS t OUTPUTS RANDOM_UNIFORM(0, 1).", false, true},
+	} {
+		s, err := New(buildInternal(t, "lazy.parley", c.src), Options{NumTasks: 64, Platform: defaultPlatform(t)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res := s.Run(); !res.OK() {
+			t.Fatalf("%s: %v", c.src, res.Problems)
+		}
+		s.releaseFrame() // the frame keeps the streams of the task it served last
+		for i := range s.tasks {
+			if tk := &s.tasks[i]; (tk.pt != nil) != c.p2p || (tk.rare != nil) != c.rare {
+				t.Errorf("%s: task %d has point-to-point state %v and rare state %v, want %v and %v",
+					c.src, i, tk.pt != nil, tk.rare != nil, c.p2p, c.rare)
+				break
+			}
 		}
 	}
 }

@@ -122,7 +122,7 @@ func (s *Sim) send(t *task, dst int32, bytes int64, tag int32, counted bool, mod
 		m.rendezvous, m.sendMode = true, mode
 		pending = true
 		if mode == modeAsync {
-			t.asyncPending++
+			t.p2p().asyncPending++
 		}
 	} else {
 		cpu = link.SendCPU(bytes)
@@ -138,10 +138,11 @@ func (s *Sim) send(t *task, dst int32, bytes int64, tag int32, counted bool, mod
 		s.schedule(at+s.latency(link, t.id, dst), makeEvent(evArrive, id))
 	}
 	if counted {
-		t.cnt.msgsSent++
-		t.cnt.bytesSent += bytes
-		t.total.msgsSent++
-		t.total.bytesSent += bytes
+		p := t.p2p()
+		p.cnt.msgsSent++
+		p.cnt.bytesSent += bytes
+		p.total.msgsSent++
+		p.total.bytesSent += bytes
 	} else {
 		t.total.collMsgs++
 		t.total.collBytes += bytes
@@ -154,7 +155,8 @@ func (s *Sim) send(t *task, dst int32, bytes int64, tag int32, counted bool, mod
 // and doneAt says when.
 func (s *Sim) postRecv(t *task, req int32) (pending bool, doneAt Time) {
 	r := s.reqs.at(req)
-	if id := t.unexpected.take(r.src, r.tag, s.msgKey); id >= 0 {
+	p := t.p2p()
+	if id := p.unexpected.take(r.src, r.tag, s.msgKey); id >= 0 {
 		m := s.msgs.at(id)
 		if !m.rendezvous {
 			doneAt = max(s.now, m.readyAt)
@@ -168,14 +170,14 @@ func (s *Sim) postRecv(t *task, req int32) (pending bool, doneAt Time) {
 		m.recv = req + 1
 		s.schedule(s.now+s.latency(s.msgLink(m), m.dst, m.src), makeEvent(evCTS, id))
 		if r.mode == modeAsync {
-			t.asyncPending++
+			p.asyncPending++
 		}
 		return true, 0
 	}
 	if r.mode == modeAsync {
-		t.asyncPending++
+		p.asyncPending++
 	}
-	t.posted.push(req)
+	p.posted.push(req)
 	return true, 0
 }
 
@@ -183,15 +185,16 @@ func (s *Sim) postRecv(t *task, req int32) (pending bool, doneAt Time) {
 func (s *Sim) arrive(id int32) {
 	m := s.msgs.at(id)
 	r := &s.tasks[m.dst]
+	p := r.p2p()
 	if m.rendezvous {
 		// A request costs the receiver nothing; it waits for a receive.
-		if req := r.posted.take(m.src, m.tag, s.reqKey); req >= 0 {
+		if req := p.posted.take(m.src, m.tag, s.reqKey); req >= 0 {
 			m.recv = req + 1
 			s.schedule(s.now+s.latency(s.msgLink(m), m.dst, m.src), makeEvent(evCTS, id))
 			return
 		}
 		m.readyAt = s.now
-		r.unexpected.push(id)
+		p.unexpected.push(id)
 		return
 	}
 	// A finished task's CPU does no more work, but an asynchronous receive
@@ -207,12 +210,12 @@ func (s *Sim) arrive(id int32) {
 	if r.status != done {
 		ready = s.absorb(r, m, id)
 	}
-	if req := r.posted.take(m.src, m.tag, s.reqKey); req >= 0 {
+	if req := p.posted.take(m.src, m.tag, s.reqKey); req >= 0 {
 		s.freeMsg(id)
 		s.recvDone(r, req, ready)
 	} else {
 		m.readyAt = ready
-		r.unexpected.push(id)
+		p.unexpected.push(id)
 	}
 	s.wakeInbox(r)
 }
@@ -362,15 +365,16 @@ func (s *Sim) recvCounters(t *task, req *recvReq) {
 		t.total.collBytes += req.bytes
 		return
 	}
-	t.total.msgsRecv++
-	t.total.bytesRecv += req.bytes
+	p := t.p2p()
+	p.total.msgsRecv++
+	p.total.bytesRecv += req.bytes
 	if req.mode == modeAsync {
-		t.deferredMsgs++
-		t.deferredBytes += req.bytes
+		p.deferredMsgs++
+		p.deferredBytes += req.bytes
 		return
 	}
-	t.cnt.msgsRecv++
-	t.cnt.bytesRecv += req.bytes
+	p.cnt.msgsRecv++
+	p.cnt.bytesRecv += req.bytes
 }
 
 // notify tells task t that one of its operations completed at time at.
@@ -383,15 +387,16 @@ func (s *Sim) notify(t *task, mode reqMode, at Time) {
 		t.waitOn = noWait
 		s.resumeAt(t, at)
 	case modeAsync:
-		t.asyncPending--
-		t.asyncDone = max(t.asyncDone, at)
-		if t.awaiting && t.asyncPending == 0 {
+		p := t.pt // made when the operation began
+		p.asyncPending--
+		p.asyncDone = max(p.asyncDone, at)
+		if t.awaiting && p.asyncPending == 0 {
 			if s.tl != nil {
-				s.unblocked(t, t.asyncDone)
+				s.unblocked(t, p.asyncDone)
 			}
 			t.awaiting = false
 			t.waitOn = noWait
-			s.resumeAt(t, t.asyncDone)
+			s.resumeAt(t, p.asyncDone)
 		}
 	case modeStep:
 		c := t.act.coll

@@ -66,7 +66,7 @@ func (c *patternCache) key(t *task, st ir.Stmt, phase int, a, b *ir.TaskSet, ext
 	}
 	k := patKey{stmt: int32(st.ID()), phase: int16(phase), n: int8(len(info.slots)), extra: -1}
 	for i, sl := range info.slots {
-		k.vals[i] = t.Slots[sl]
+		k.vals[i] = t.slots()[sl]
 	}
 	if len(extra) == 1 {
 		k.extra = extra[0]

@@ -27,7 +27,7 @@ type instr struct {
 	ff     bool // a loop fast-forward may skip: tasks park at its Next (see fastforward.go)
 	target int32
 	stmt   ir.Stmt
-	table  int32
+	table  int32 // the log table of the top-level statement the instruction is in
 }
 
 // compile flattens a resolved program into instructions, and indexes its
@@ -35,9 +35,13 @@ type instr struct {
 func compile(p *ir.Program) ([]instr, []ir.Stmt) {
 	c := &compiler{stmts: make([]ir.Stmt, p.NumStmts)}
 	for _, top := range p.Body {
-		c.emit(instr{op: opTable, table: int32(top.Index)})
+		start := len(c.code)
+		c.emit(instr{op: opTable})
 		for _, s := range top.Stmts {
 			c.stmt(s)
+		}
+		for i := start; i < len(c.code); i++ {
+			c.code[i].table = int32(top.Index)
 		}
 	}
 	c.emit(instr{op: opEnd})

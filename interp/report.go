@@ -98,15 +98,16 @@ func (s *Sim) result() *Result {
 			end = s.now
 		}
 		r.Predicted = max(r.Predicted, end)
+		tot, cnt := t.totals(), t.counts()
 		r.Tasks[i] = TaskStats{
 			Finish: end, Compute: t.compute, Comm: t.comm, Wait: max(0, end-t.compute-t.comm),
-			MsgsSent: t.total.msgsSent, MsgsReceived: t.total.msgsRecv,
-			BytesSent: t.total.bytesSent, BytesReceived: t.total.bytesRecv,
+			MsgsSent: tot.msgsSent, MsgsReceived: tot.msgsRecv,
+			BytesSent: tot.bytesSent, BytesReceived: tot.bytesRecv,
 			CollMsgs: t.total.collMsgs, CollBytes: t.total.collBytes,
 			Counters: Counters{
-				ElapsedUsecs: (end - t.cnt.start).Micros(),
-				MsgsSent:     t.cnt.msgsSent, MsgsReceived: t.cnt.msgsRecv,
-				BytesSent: t.cnt.bytesSent, BytesReceived: t.cnt.bytesRecv, BitErrors: t.cnt.bitErrors,
+				ElapsedUsecs: (end - t.start).Micros(),
+				MsgsSent:     cnt.msgsSent, MsgsReceived: cnt.msgsRecv,
+				BytesSent: cnt.bytesSent, BytesReceived: cnt.bytesRecv,
 			},
 		}
 	}

@@ -119,9 +119,12 @@ type Sim struct {
 	plat  *netmodel.Platform
 	tasks []task
 	slots []int64 // every task's variable slots, NumSlots apiece
-	q     eventQueue
-	now   Time
-	nev   int64 // events processed
+
+	frame   ir.Frame // the frame of task frameOf, if not nil (see task.frame)
+	frameOf *task
+	q       eventQueue
+	now     Time
+	nev     int64 // events processed
 
 	maxBytes int64 // the largest message whose costs stay within netmodel.MaxTime
 
@@ -213,8 +216,6 @@ func New(p *ir.Program, opts Options) (*Sim, error) {
 		t := &s.tasks[i]
 		t.sim = s
 		t.id = int32(i)
-		t.Frame = ir.Frame{G: g, Slots: s.slots[i*p.NumSlots : (i+1)*p.NumSlots : (i+1)*p.NumSlots], Task: int64(i)}
-		t.Frame.Counters = t
 		s.schedule(0, makeEvent(evResume, int32(i)))
 	}
 	if opts.FastForward {
@@ -255,14 +256,17 @@ func (s *Sim) Run() *Result {
 const bigRun = 1 << 16
 
 // releasePools drops the finished activities and collective states kept
-// for reuse. A run in which every task waited in a collective at once
-// keeps one of each per task; collected before the Result's per-task
-// figures are allocated, their memory takes those figures instead of
-// adding to the peak (a tenth of a million-task broadcast's).
+// for reuse and, in a run of bigRun tasks or more, collects the garbage
+// before the Result's per-task figures are allocated, so that they take
+// the memory of what the run no longer holds (the pools; the collective
+// evaluator's arrays; the event queue's room) instead of adding to the
+// peak: 128 of a million-task all-reduce's 737 bytes a task. The
+// collection took no more CPU time than faulting in the fresh memory
+// did: a million-task broadcast took 1.9 s of CPU with it, 2.1 s
+// without (one run each).
 func (s *Sim) releasePools() {
-	big := len(s.actPool)+len(s.collPool) >= bigRun
 	s.actPool, s.collPool = nil, nil
-	if big {
+	if len(s.tasks) >= bigRun {
 		runtime.GC()
 	}
 }

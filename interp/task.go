@@ -18,17 +18,16 @@ const (
 	done
 )
 
-// counters are the predeclared per-task counters. Elapsed time is kept as
-// the moment it was last reset, so elapsed_usecs is now minus start.
-type counters struct {
-	start                         Time
-	bytesSent, bytesRecv          int64
-	msgsSent, msgsRecv, bitErrors int64
+// msgCounts count a task's program messages (SEND, RECEIVE): since the
+// counters were last reset (the predeclared counters) or over the whole
+// run. Only tasks with point-to-point state have any (see p2pState).
+type msgCounts struct {
+	msgsSent, msgsRecv, bytesSent, bytesRecv int64
 }
 
 // stored is a saved set of counters with the elapsed time they read then.
 type stored struct {
-	c       counters
+	c       msgCounts
 	elapsed Time
 }
 
@@ -54,38 +53,96 @@ const (
 )
 
 // task is one task's whole state. A million of them must fit, so fields
-// are ordered to pack and the rarely used ones live in rare.
+// are ordered to pack and the rarely used ones live in rare. Its variable
+// slots live in Sim.slots, and it holds no ir.Frame (see frame).
 type task struct {
-	ir.Frame
 	sim   *Sim
 	act   *activity // the statement in progress, when it takes several steps
 	rare  *taskRare // nil until needed
+	pt    *p2pState // nil until the task takes part in point-to-point messages
 	stack []loopFrame
-
-	posted     matchQueue // posted receives (Sim.reqs) not yet matched, in posting order
-	unexpected matchQueue // messages (Sim.msgs) that arrived before their receive, in arrival order
 
 	cpuFree, sendFree, recvFree Time // when the CPU and the NIC's two directions are next free
 	compute, comm               Time // time spent computing and in message overheads
 	finish                      Time
-	asyncDone                   Time  // when the last asynchronous operation completed
-	deferredMsgs, deferredBytes int64 // asynchronous receives, counted at AWAIT COMPLETION
 
-	cnt   counters
-	total struct{ msgsSent, msgsRecv, bytesSent, bytesRecv, collMsgs, collBytes int64 }
+	start Time                                // when the counters were last reset: elapsed_usecs is now minus start
+	total struct{ collMsgs, collBytes int64 } // messages inside collectives, over the whole run
 
-	id, pc       int32
-	asyncPending int32     // asynchronous operations not yet complete
-	unawaited    int32     // asynchronous operations issued since the last AWAIT COMPLETION
-	unawaitedAt  stmtRef   // the first of them
-	suppress     int32     // > 0 inside warmup repetitions: OUTPUTS and LOGS do nothing
-	table        int32     // the current log table
-	waitOn       waitInfo  // what the task is blocked on, for deadlock reports
-	inbox        taskQueue // messages waiting for the CPU and the receiving NIC
-	outbox       taskQueue // clear-to-sends waiting for the CPU and the sending NIC
-	status       taskStatus
-	awaiting     bool // blocked in AWAIT COMPLETION
-	awaitSeen    bool // the Observer has been told of the AWAIT COMPLETION the task is blocked in
+	id, pc    int32
+	waitOn    waitInfo  // what the task is blocked on, for deadlock reports
+	inbox     taskQueue // messages waiting for the CPU and the receiving NIC
+	outbox    taskQueue // clear-to-sends waiting for the CPU and the sending NIC
+	status    taskStatus
+	awaiting  bool // blocked in AWAIT COMPLETION
+	awaitSeen bool // the Observer has been told of the AWAIT COMPLETION the task is blocked in
+}
+
+// p2pState is a task's state for point-to-point messages (those of the
+// collectives the event path expands included) and asynchronous
+// operations. It is made on first use: tasks that only compute, or whose
+// collectives the collective evaluator takes, hold 8 bytes instead of 160.
+type p2pState struct {
+	posted     matchQueue // posted receives (Sim.reqs) not yet matched, in posting order
+	unexpected matchQueue // messages (Sim.msgs) that arrived before their receive, in arrival order
+
+	cnt, total msgCounts // the program's counters, and its whole-run totals
+
+	asyncDone                   Time    // when the last asynchronous operation completed
+	deferredMsgs, deferredBytes int64   // asynchronous receives, counted at AWAIT COMPLETION
+	asyncPending                int32   // asynchronous operations not yet complete
+	unawaited                   int32   // asynchronous operations issued since the last AWAIT COMPLETION
+	unawaitedAt                 stmtRef // the first of them
+}
+
+// p2p returns t's point-to-point state, making it on first use.
+func (t *task) p2p() *p2pState {
+	if t.pt == nil {
+		t.pt = &p2pState{}
+	}
+	return t.pt
+}
+
+// asyncPending is how many of t's asynchronous operations are not yet
+// complete.
+func (t *task) asyncPending() int32 {
+	if t.pt == nil {
+		return 0
+	}
+	return t.pt.asyncPending
+}
+
+// counts are t's counters of program messages (see msgCounts).
+func (t *task) counts() msgCounts {
+	if t.pt == nil {
+		return msgCounts{}
+	}
+	return t.pt.cnt
+}
+
+// totals are t's whole-run program messages.
+func (t *task) totals() msgCounts {
+	if t.pt == nil {
+		return msgCounts{}
+	}
+	return t.pt.total
+}
+
+// asyncDone is when t's last asynchronous operation completed.
+func (t *task) asyncDone() Time {
+	if t.pt == nil {
+		return 0
+	}
+	return t.pt.asyncDone
+}
+
+// unexpected is how many messages arrived at t before their receive and
+// still wait for it.
+func (t *task) unexpected() int {
+	if t.pt == nil {
+		return 0
+	}
+	return t.pt.unexpected.len()
 }
 
 // taskRare is the state few tasks or few programs need.
@@ -94,6 +151,64 @@ type taskRare struct {
 	mapv    *mapping      // the task-to-processor mapping this task sees; nil: identity
 	entries map[int]int64 // how often the task has entered each timed loop
 	log     *taskLog
+	streams *ir.Streams // the task's random streams, once it has drawn
+
+	suppress int32 // > 0 inside warmup repetitions: OUTPUTS and LOGS do nothing
+}
+
+// quiet reports whether t is inside warmup repetitions, where OUTPUTS and
+// LOGS do nothing.
+func (t *task) quiet() bool { return t.rare != nil && t.rare.suppress > 0 }
+
+// frame returns t's view for expressions. A frame is 80 bytes, which a
+// million tasks would each hold for little: the Sim keeps one, filled for
+// the task it last served, and a task keeps only its random streams, in
+// rare, once it has drawn from them. A frame stays t's until the Sim fills
+// it for another task, so callers use it at once and keep no frame across
+// work for other tasks (a frame to keep is a Clone).
+func (t *task) frame() *ir.Frame {
+	s := t.sim
+	if s.frameOf == t {
+		return &s.frame
+	}
+	s.releaseFrame()
+	s.frameOf = t
+	n := s.prog.NumSlots
+	i := int(t.id)
+	s.frame = ir.Frame{G: s.g, Slots: s.slots[i*n : (i+1)*n : (i+1)*n], Task: int64(t.id), Counters: t}
+	if r := t.rare; r != nil {
+		if r.mapv != nil {
+			s.frame.Procs = r.mapv
+			s.frame.Task = int64(r.mapv.p2v[t.id])
+		}
+		s.frame.Streams = r.streams
+	}
+	return &s.frame
+}
+
+// releaseFrame ends the frame's service to its task: streams a draw made
+// in it go to the task, and the next frame call fills it afresh.
+func (s *Sim) releaseFrame() {
+	if t := s.frameOf; t != nil && s.frame.Streams != nil && (t.rare == nil || t.rare.streams == nil) {
+		t.more().streams = s.frame.Streams
+	}
+	s.frameOf = nil
+}
+
+// slots are t's variable slots.
+func (t *task) slots() []int64 {
+	n := t.sim.prog.NumSlots
+	i := int(t.id)
+	return t.sim.slots[i*n : (i+1)*n : (i+1)*n]
+}
+
+// myTask is MY TASK, t's number, which a reassignment of processors
+// changes (see assign.go).
+func (t *task) myTask() int64 {
+	if t.rare != nil && t.rare.mapv != nil {
+		return int64(t.rare.mapv.p2v[t.id])
+	}
+	return int64(t.id)
 }
 
 // more returns the task's rare state, making it on first use.
@@ -104,25 +219,27 @@ func (t *task) more() *taskRare {
 	return t.rare
 }
 
-// Counter implements ir.CounterSource.
+// Counter implements ir.CounterSource. bit_errors is always 0: the
+// simulated network corrupts nothing.
 func (t *task) Counter(c ir.Counter) float64 {
+	cnt := t.counts()
 	switch c {
 	case ir.ElapsedUsecs:
-		return (t.sim.now - t.cnt.start).Micros()
+		return (t.sim.now - t.start).Micros()
 	case ir.BytesSent:
-		return float64(t.cnt.bytesSent)
+		return float64(cnt.bytesSent)
 	case ir.BytesReceived:
-		return float64(t.cnt.bytesRecv)
+		return float64(cnt.bytesRecv)
 	case ir.TotalBytes:
-		return float64(t.cnt.bytesSent + t.cnt.bytesRecv)
+		return float64(cnt.bytesSent + cnt.bytesRecv)
 	case ir.MsgsSent:
-		return float64(t.cnt.msgsSent)
+		return float64(cnt.msgsSent)
 	case ir.MsgsReceived:
-		return float64(t.cnt.msgsRecv)
+		return float64(cnt.msgsRecv)
 	case ir.TotalMsgs:
-		return float64(t.cnt.msgsSent + t.cnt.msgsRecv)
+		return float64(cnt.msgsSent + cnt.msgsRecv)
 	}
-	return float64(t.cnt.bitErrors)
+	return 0
 }
 
 // maxSteps is how many instructions a task runs before it yields.
@@ -157,13 +274,12 @@ func (t *task) execute() {
 			return
 		case opTable:
 			t.endTable()
-			t.table = in.table
 		case opSimple:
 			if !t.simple(in.stmt) {
 				return
 			}
 		case opIf:
-			if !in.stmt.(*ir.If).Cond.Holds(&t.Frame) {
+			if !in.stmt.(*ir.If).Cond.Holds(t.frame()) {
 				t.pc = in.target
 				continue
 			}
@@ -174,10 +290,10 @@ func (t *task) execute() {
 			t.let(in.stmt.(*ir.Let))
 		case opRepeat:
 			r := in.stmt.(*ir.Repeat)
-			f := loopFrame{left: r.Count.Int(&t.Frame), phase: phaseMain}
+			f := loopFrame{left: r.Count.Int(t.frame()), phase: phaseMain}
 			if r.Warmup != nil || r.Sync {
 				if r.Warmup != nil {
-					f.warm = r.Warmup.Int(&t.Frame)
+					f.warm = r.Warmup.Int(t.frame())
 				}
 				f.phase = phaseWarmup
 				t.beginWarmup()
@@ -205,13 +321,13 @@ func (t *task) execute() {
 			t.stack = append(t.stack, loopFrame{cursor: ir.NewCursor(in.stmt.(*ir.ForEach).Ranges)})
 		case opEachNext:
 			e := in.stmt.(*ir.ForEach)
-			v, ok := t.stack[len(t.stack)-1].cursor.Next(&t.Frame)
+			v, ok := t.stack[len(t.stack)-1].cursor.Next(t.frame())
 			if !ok {
 				t.stack = t.stack[:len(t.stack)-1]
 				t.pc = in.target
 				continue
 			}
-			t.Slots[e.Slot] = v
+			t.slots()[e.Slot] = v
 		case opTimed:
 			t.stack = append(t.stack, loopFrame{phase: phaseTrial, occ: t.enter(in.stmt)})
 			t.beginWarmup()
@@ -224,18 +340,18 @@ func (t *task) execute() {
 // counter changes are undone: coNCePTuaL brackets warmup repetitions
 // between a store and a restore of the counters.
 func (t *task) beginWarmup() {
-	t.suppress++
+	t.more().suppress++
 	t.store()
 }
 
 func (t *task) endWarmup() {
-	t.suppress--
+	t.rare.suppress--
 	t.restore()
 }
 
 func (t *task) store() {
 	r := t.more()
-	r.stored = append(r.stored, stored{c: t.cnt, elapsed: t.sim.now - t.cnt.start})
+	r.stored = append(r.stored, stored{c: t.counts(), elapsed: t.sim.now - t.start})
 }
 
 // restore winds the counters back to the last store: elapsed time reads
@@ -245,8 +361,10 @@ func (t *task) restore() {
 	n := len(r.stored)
 	st := r.stored[n-1]
 	r.stored = r.stored[:n-1]
-	t.cnt = st.c
-	t.cnt.start = t.sim.now - st.elapsed
+	if t.pt != nil || st.c != (msgCounts{}) {
+		t.p2p().cnt = st.c
+	}
+	t.start = t.sim.now - st.elapsed
 }
 
 // repeatNext advances a FOR ... REPETITIONS loop; see loopNext.
@@ -297,9 +415,9 @@ func (t *task) let(l *ir.Let) {
 	for _, b := range l.Bindings {
 		switch {
 		case b.Value != nil:
-			t.Slots[b.Slot] = b.Value.Int(&t.Frame)
+			t.slots()[b.Slot] = b.Value.Int(t.frame())
 		case b.Random != nil:
-			t.Slots[b.Slot] = t.randomTask(b.Random)
+			t.slots()[b.Slot] = t.randomTask(b.Random)
 		}
 	}
 }
@@ -307,28 +425,28 @@ func (t *task) let(l *ir.Let) {
 // randomTask draws A RANDOM TASK from the stream every task shares, so all
 // tasks agree; -1 if no task qualifies.
 func (t *task) randomTask(r *ir.RandomTask) int64 {
-	n := t.G.NumTasks
+	n := t.sim.g.NumTasks
 	lo, hi := int64(0), n-1
 	exclude := int64(-1)
 	switch r.Kind {
 	case lang.RandomOtherThan:
-		exclude = r.X.Int(&t.Frame)
+		exclude = r.X.Int(t.frame())
 	case lang.RandomLessThan:
-		hi = min(hi, r.X.Int(&t.Frame)-1)
+		hi = min(hi, r.X.Int(t.frame())-1)
 	case lang.RandomGreaterThan:
-		lo = max(lo, r.X.Int(&t.Frame)+1)
+		lo = max(lo, r.X.Int(t.frame())+1)
 	case lang.RandomIn:
-		lo, hi = max(lo, r.X.Int(&t.Frame)), min(hi, r.Y.Int(&t.Frame))
+		lo, hi = max(lo, r.X.Int(t.frame())), min(hi, r.Y.Int(t.frame()))
 	}
 	if r.ButNot != nil {
-		exclude = r.ButNot.Int(&t.Frame)
+		exclude = r.ButNot.Int(t.frame())
 	}
 	count := hi - lo + 1
 	if exclude >= lo && exclude <= hi {
 		count--
 	}
 	// Draw even when nothing qualifies, so the shared stream stays in step.
-	draw := t.SyncRand().Uint64()
+	draw := t.frame().SyncRand().Uint64()
 	if count <= 0 {
 		return -1
 	}
@@ -344,7 +462,8 @@ func (t *task) randomTask(r *ir.RandomTask) int64 {
 // COMPLETION) when the task resumes.
 func (t *task) simple(st ir.Stmt) bool {
 	s := t.sim
-	f := &t.Frame
+	f := t.frame()
+	me := f.Task
 	switch st := st.(type) {
 	case *ir.Assert:
 		if !st.Cond.Holds(f) {
@@ -355,7 +474,7 @@ func (t *task) simple(st ir.Stmt) bool {
 		}
 		return true
 	case *ir.Output:
-		if t.suppress == 0 && st.Tasks.Contains(f, t.Task, -1) {
+		if !t.quiet() && st.Tasks.Contains(f, me, -1) {
 			s.out.WriteString(t.items(st.Items))
 			s.out.WriteByte('\n')
 		}
@@ -364,22 +483,22 @@ func (t *task) simple(st ir.Stmt) bool {
 		// The interpreter has no backend code to run.
 		return true
 	case *ir.Log:
-		if t.suppress == 0 && st.Tasks.Contains(f, t.Task, -1) && s.opts.Logs {
+		if !t.quiet() && st.Tasks.Contains(f, me, -1) && s.opts.Logs {
 			t.logRow(st)
 		}
 		return true
 	case *ir.ComputeAggregates:
-		if t.suppress == 0 && st.Tasks.Contains(f, t.Task, -1) && t.rare != nil && t.rare.log != nil {
-			t.rare.log.flush(t.table)
+		if !t.quiet() && st.Tasks.Contains(f, me, -1) && t.rare != nil && t.rare.log != nil {
+			t.rare.log.flush(s.code[t.pc].table)
 		}
 		return true
 	case *ir.Counters:
-		if st.Tasks.Contains(f, t.Task, -1) {
+		if st.Tasks.Contains(f, me, -1) {
 			t.counterOp(st)
 		}
 		return true
 	case *ir.Delay:
-		if !st.Tasks.Contains(f, t.Task, -1) {
+		if !st.Tasks.Contains(f, me, -1) {
 			return true
 		}
 		d := usecs(st.Amount, st.Unit, f)
@@ -391,7 +510,7 @@ func (t *task) simple(st ir.Stmt) bool {
 		}
 		return t.busy(d, st)
 	case *ir.Work:
-		if !st.Tasks.Contains(f, t.Task, -1) {
+		if !st.Tasks.Contains(f, me, -1) {
 			return true
 		}
 		flops := ir.Count(st.Flops, f)
@@ -401,7 +520,7 @@ func (t *task) simple(st ir.Stmt) bool {
 		}
 		return t.busy(d, st)
 	case *ir.Touch:
-		if !st.Tasks.Contains(f, t.Task, -1) {
+		if !st.Tasks.Contains(f, me, -1) {
 			return true
 		}
 		d := s.plat.Machine.Touch(int64(t.id), s.g.NumTasks, touchBytes(st, f))
@@ -417,13 +536,17 @@ func (t *task) simple(st ir.Stmt) bool {
 		}
 		return true
 	case *ir.Await:
-		if !st.Tasks.Contains(f, t.Task, -1) {
+		if !st.Tasks.Contains(f, me, -1) {
 			return true
 		}
 		if s.opts.Observer != nil {
-			s.observeAwait(t, t.asyncPending > 0)
+			s.observeAwait(t, t.asyncPending() > 0)
 		}
-		if t.asyncPending > 0 {
+		p := t.pt
+		if p == nil {
+			return true
+		}
+		if p.asyncPending > 0 {
 			t.awaiting = true
 			t.waitOn = waitInfo{kind: waitAwait, stmt: ref(st)}
 			if s.tl != nil {
@@ -431,10 +554,10 @@ func (t *task) simple(st ir.Stmt) bool {
 			}
 			return false
 		}
-		t.unawaited, t.unawaitedAt = 0, noStmt
-		t.cnt.msgsRecv += t.deferredMsgs
-		t.cnt.bytesRecv += t.deferredBytes
-		t.deferredMsgs, t.deferredBytes = 0, 0
+		p.unawaited, p.unawaitedAt = 0, noStmt
+		p.cnt.msgsRecv += p.deferredMsgs
+		p.cnt.bytesRecv += p.deferredBytes
+		p.deferredMsgs, p.deferredBytes = 0, 0
 		return true
 	}
 	// Communication: statements that may take several steps.
@@ -500,7 +623,10 @@ func (t *task) counterOp(st *ir.Counters) {
 	s := t.sim
 	switch st.Op {
 	case lang.ResetCounters:
-		t.cnt = counters{start: s.now}
+		t.start = s.now
+		if t.pt != nil {
+			t.pt.cnt = msgCounts{}
+		}
 	case lang.StoreCounters:
 		t.store()
 	case lang.RestoreCounters:
@@ -521,7 +647,7 @@ func (t *task) items(items []*ir.Item) string {
 	for _, it := range items {
 		switch {
 		case it.X != nil:
-			b.WriteString(logfile.Number(it.X.Float(&t.Frame)))
+			b.WriteString(logfile.Number(it.X.Float(t.frame())))
 		case it.ValueOf:
 			b.WriteString(t.sim.logComment(it.Str))
 		default:

@@ -72,9 +72,9 @@ func (t *task) timedNext(tm *ir.Timed) (next, ok bool) {
 				delete(s.agree, key)
 			}
 			per := max(a.slowest, 1)
-			f.left = max(1, int64(usecs(tm.Amount, tm.Unit, &t.Frame)/per))
+			f.left = max(1, int64(usecs(tm.Amount, tm.Unit, t.frame())/per))
 			if tm.Warmup != nil {
-				f.warm = int64(usecs(tm.Warmup, tm.WarmupUnit, &t.Frame) / per)
+				f.warm = int64(usecs(tm.Warmup, tm.WarmupUnit, t.frame()) / per)
 			}
 			f.phase = phaseWarmup
 		default:

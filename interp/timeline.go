@@ -147,7 +147,7 @@ func (s *Sim) blocked(t *task, op netmodel.Op) {
 	if w.kind == spanWait {
 		s.unblocked(t, s.now)
 	}
-	*w = span{task: t.id, kind: spanWait, start: s.now, peer: t.waitOn.peer, stmt: t.waitOn.stmt, wait: t.waitOn.kind, op: uint8(op), n: t.asyncPending}
+	*w = span{task: t.id, kind: spanWait, start: s.now, peer: t.waitOn.peer, stmt: t.waitOn.stmt, wait: t.waitOn.kind, op: uint8(op), n: t.asyncPending()}
 	if t.waitOn.kind == waitAwait {
 		w.peer = -1
 	}

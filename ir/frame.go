@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/parley-hpc/parley/lang"
 )
@@ -58,15 +59,22 @@ type ProcMap interface {
 }
 
 // Frame is one task's state as seen by expressions: its variable slots, its
-// own task number, its counters and its random-number streams.
+// own task number, its counters and its random-number streams. A frame need
+// not live as long as its task: an owner that fills a frame afresh for each
+// evaluation (the interpreter does, so that a million tasks hold none) keeps
+// Streams and hands the same pointer back each time.
 type Frame struct {
 	G        *Globals
 	Slots    []int64
 	Task     int64         // this task's number (MY TASK)
 	Counters CounterSource // nil: all zero
 	Procs    ProcMap       // nil: the identity mapping
-	rng      *rand.Rand
-	syncRng  *rand.Rand
+	Streams  *Streams      // nil until the first draw makes it
+}
+
+// Streams are a task's random-number streams, each made on its first draw.
+type Streams struct {
+	rng, sync *rand.Rand
 }
 
 // NewFrame returns a frame for task with the program's slots.
@@ -74,22 +82,44 @@ func NewFrame(g *Globals, p *Program, task int64) *Frame {
 	return &Frame{G: g, Slots: make([]int64, p.NumSlots), Task: task}
 }
 
+// Clone returns a copy of f with slots of its own, for evaluating with other
+// bindings. It shares the streams f has drawn from, and a stream f has not
+// drawn from yet starts afresh in the copy without affecting f's.
+func (f *Frame) Clone() *Frame {
+	c := *f
+	c.Slots = slices.Clone(f.Slots)
+	if f.Streams != nil {
+		st := *f.Streams
+		c.Streams = &st
+	}
+	return &c
+}
+
+func (f *Frame) streams() *Streams {
+	if f.Streams == nil {
+		f.Streams = &Streams{}
+	}
+	return f.Streams
+}
+
 // Rand is the task's own random stream (RANDOM_UNIFORM and its kin): it
 // differs between tasks, as coNCePTuaL's unsynchronized generator does.
 func (f *Frame) Rand() *rand.Rand {
-	if f.rng == nil {
-		f.rng = rand.New(rand.NewPCG(f.G.Seed, uint64(f.Task)*0x9e3779b97f4a7c15+1))
+	st := f.streams()
+	if st.rng == nil {
+		st.rng = rand.New(rand.NewPCG(f.G.Seed, uint64(f.Task)*0x9e3779b97f4a7c15+1))
 	}
-	return f.rng
+	return st.rng
 }
 
 // SyncRand is the stream behind A RANDOM TASK. Every task starts it from the
 // same seed and draws from it in the same order, so all tasks agree.
 func (f *Frame) SyncRand() *rand.Rand {
-	if f.syncRng == nil {
-		f.syncRng = rand.New(rand.NewPCG(f.G.Seed, 0x5eed))
+	st := f.streams()
+	if st.sync == nil {
+		st.sync = rand.New(rand.NewPCG(f.G.Seed, 0x5eed))
 	}
-	return f.syncRng
+	return st.sync
 }
 
 // RuntimeError is an error found while evaluating: a division by zero, a
