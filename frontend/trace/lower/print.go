@@ -415,7 +415,7 @@ func (l *lowerer) computeByRank(st stmt, mult float64) ([]string, bool) {
 	for k := min(maxAlternatives, len(cutAt)+1); k >= 2; k-- {
 		cuts := slices.Sorted(slices.Values(cutAt[:k-1]))
 		vals := make([]int64, n)
-		var total int64
+		var total float64 // microseconds or flops over the ranks; a float, as amounts near 2^63 add up past int64
 		start := 0
 		for _, end := range append(cuts, n) {
 			sum := 0.0
@@ -426,7 +426,7 @@ func (l *lowerer) computeByRank(st stmt, mult float64) ([]string, bool) {
 			for _, i := range order[start:end] {
 				vals[i] = x
 			}
-			total += x * int64(end-start)
+			total += float64(x) * float64(end-start)
 			start = end
 		}
 		if slices.Min(vals) == slices.Max(vals) {
@@ -436,7 +436,7 @@ func (l *lowerer) computeByRank(st stmt, mult float64) ([]string, bool) {
 		if !ok || len(e) > maxComputeExpr || rankList.MatchString(e) {
 			continue
 		}
-		l.loweredCompute += float64(total) * mult
+		l.loweredCompute += total * mult
 		return []string{l.computeStatement(who, "("+e+")")}, true
 	}
 	return nil, false
