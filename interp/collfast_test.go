@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -13,16 +16,17 @@ import (
 )
 
 // runBoth runs src with and without the collective evaluator, checks that
-// the Results and outputs are identical, and returns how many calls the
-// evaluator took.
+// the Results, outputs and logs are identical, and returns how many calls
+// the evaluator took.
 func runBoth(t *testing.T, src string, n int64, plat *netmodel.Platform, args ...string) (*interp.Result, int64) {
 	t.Helper()
 	prog := build(t, "test.parley", src)
 	var res [2]*interp.Result
 	var out [2]bytes.Buffer
+	var logs [2]string
 	var evaluated int64
 	for i, off := range []bool{true, false} {
-		s, err := interp.New(prog, interp.Options{NumTasks: n, Platform: plat, Args: args, Seed: 1, Output: &out[i], NoCollectiveEvaluator: off})
+		s, err := interp.New(prog, interp.Options{NumTasks: n, Platform: plat, Args: args, Seed: 1, Output: &out[i], Logs: true, NoCollectiveEvaluator: off})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -30,6 +34,7 @@ func runBoth(t *testing.T, src string, n int64, plat *netmodel.Platform, args ..
 		if !off {
 			evaluated = s.CollectivesEvaluated()
 		}
+		logs[i] = allLogs(t, s)
 	}
 	if !reflect.DeepEqual(res[0], res[1]) {
 		diffResults(t, res[0], res[1])
@@ -37,7 +42,33 @@ func runBoth(t *testing.T, src string, n int64, plat *netmodel.Platform, args ..
 	if out[0].String() != out[1].String() {
 		t.Errorf("output differs:\nwithout the evaluator:\n%s\nwith it:\n%s", out[0].String(), out[1].String())
 	}
+	if logs[0] != logs[1] {
+		t.Errorf("logs differ:\nwithout the evaluator:\n%s\nwith it:\n%s", logs[0], logs[1])
+	}
 	return res[1], evaluated
+}
+
+// allLogs returns the logs of run s, every task's in turn.
+func allLogs(t *testing.T, s *interp.Sim) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := s.WriteLogs(dir, "run"); err != nil {
+		t.Fatal(err)
+	}
+	files, err := filepath.Glob(filepath.Join(dir, "run-*.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(files)
+	var all strings.Builder
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all.Write(b)
+	}
+	return all.String()
 }
 
 // diffResults reports how two Results differ, the first few tasks only.
@@ -208,4 +239,96 @@ func TestCollectiveEvaluatorEdges(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestCollectiveEvaluatorLoops runs generated programs with a collective
+// inside a loop, between other work (messages, computation, output, logs,
+// counters, another collective), with and without the evaluator, and
+// checks the whole Result, output and logs agree; and that the evaluator
+// took a good share of the calls.
+func TestCollectiveEvaluatorLoops(t *testing.T) {
+	var plats []*netmodel.Platform
+	for _, name := range []string{"ib-edr", "ethernet", "laptop"} {
+		p, err := netmodel.Preset(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		plats = append(plats, p)
+	}
+	shared, _ := netmodel.Preset("ib-edr")
+	shared.Machine.TasksPerNode = 4
+	// Nodes of two speeds: the tasks combine in different times, and so
+	// leave the call at different times.
+	mixed, _ := netmodel.Preset("ib-edr")
+	fast := mixed.Machine.Nodes[0]
+	slow := fast
+	slow.Count, slow.MemBandwidth = 3, fast.MemBandwidth/100
+	mixed.Machine.Nodes = []netmodel.NodeGroup{slow, fast}
+	plats = append(plats, shared, mixed)
+	// Work before the collective: the first ones bring every task to it
+	// at once.
+	before := []string{
+		"ALL TASKS COMPUTE FOR 3 MICROSECONDS",
+		"ALL TASKS t ASYNCHRONOUSLY SEND A 64 BYTE MESSAGE TO TASK (t + 1) MOD num_tasks THEN ALL TASKS t ASYNCHRONOUSLY SEND A 64 BYTE MESSAGE TO TASK (t + num_tasks - 1) MOD num_tasks THEN ALL TASKS AWAIT COMPLETION THEN ALL TASKS COMPUTE FOR 20 MICROSECONDS",
+		"",
+		"ALL TASKS t SLEEP FOR t MICROSECONDS", // staggered
+		"ALL TASKS t SEND A 32 BYTE MESSAGE TO TASK (t + 1) MOD num_tasks",
+	}
+	colls := []string{
+		"ALL TASKS REDUCE %[3]d DOUBLEWORDS",
+		"ALL TASKS SYNCHRONIZE",
+		"TASK %[1]d MULTICASTS A %[2]d BYTE MESSAGE TO ALL OTHER TASKS",
+		"ALL TASKS REDUCE %[3]d DOUBLEWORDS TO TASK %[1]d",
+	}
+	// Work after it, in the same iteration.
+	after := []string{
+		"",
+		"ALL TASKS t ASYNCHRONOUSLY SEND A 16 BYTE MESSAGE TO TASK (t + 1) MOD num_tasks THEN ALL TASKS AWAIT COMPLETION",
+		"ALL TASKS t OUTPUT \"task \" AND t AND \" at \" AND elapsed_usecs",
+		"ALL TASKS LOG elapsed_usecs AS \"time\" AND bytes_received AS \"bytes\"",
+		"ALL TASKS RESET THEIR COUNTERS",
+		"ALL TASKS t SEND A 8 BYTE MESSAGE TO TASK (t + 1) MOD num_tasks",
+		"ALL TASKS REDUCE 1 DOUBLEWORD",
+		"ALL TASKS t COMPUTE FOR t MICROSECONDS",
+		"TASK 0 SENDS A 4 BYTE MESSAGE TO TASK num_tasks - 1",
+	}
+	rng := rand.New(rand.NewPCG(19, 2027))
+	runs, evaluated := 0, int64(0)
+	for i := 0; i < 300; i++ {
+		n := int64(2 + rng.IntN(40))
+		if rng.IntN(2) == 0 {
+			n = 1 << (1 + rng.IntN(6))
+		}
+		pick := func(l []string, likely int) string {
+			if i%3 != 2 {
+				return l[rng.IntN(likely)]
+			}
+			return l[rng.IntN(len(l))]
+		}
+		bytes := []int{1, 8, 1000, 0}[rng.IntN(4)]
+		coll := fmt.Sprintf(pick(colls, 1), rng.Int64N(n), bytes, max(1, bytes/8))
+		if k := strings.Index(coll, "%!"); k >= 0 {
+			coll = coll[:k] // SYNCHRONIZE takes no numbers
+		}
+		var body []string
+		for _, st := range []string{pick(before, 2), coll, pick(after, len(after)), pick(after, len(after))} {
+			if st != "" {
+				body = append(body, st)
+			}
+		}
+		src := fmt.Sprintf("FOR %d REPETITIONS {\n  %s\n}\n", 1+rng.IntN(4), strings.Join(body, " THEN\n  "))
+		plat := plats[rng.IntN(len(plats))]
+		t.Run(fmt.Sprintf("%d", i), func(t *testing.T) {
+			_, ev := runBoth(t, src, n, plat)
+			if t.Failed() {
+				t.Logf("program on %d tasks, platform %s:\n%s", n, plat.Name, src)
+			}
+			evaluated += ev
+		})
+		runs++
+	}
+	if evaluated < int64(runs)/2 {
+		t.Errorf("the evaluator took %d calls in %d runs: too few for the comparison to mean much", evaluated, runs)
+	}
+	t.Logf("%d runs, %d calls evaluated", runs, evaluated)
 }
