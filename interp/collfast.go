@@ -83,6 +83,9 @@ type cfState struct {
 	releasing bool  // the parked tasks are going on: they must not park again
 	used      bool  // a call was evaluated
 	evaluated int64 // calls evaluated, for tests
+	// The last evaluation, whose arrays the next reuses: a call in a loop
+	// would otherwise allocate and fault in fresh memory every time.
+	ev *cfEval
 }
 
 // newCollectiveEvaluator marks the candidate statements; it leaves s.cf
@@ -291,6 +294,7 @@ func (s *Sim) runCollectives() {
 	first := &countWriter{w: out}
 	s.out = bufio.NewWriter(first)
 	s.run()
+	s.cf.ev = nil // garbage before the Result is made (see releasePools)
 	if !s.fatal && !s.deadlocked || !s.cf.used {
 		return
 	}
@@ -399,13 +403,19 @@ type cfEval struct {
 func (s *Sim) cfEvaluate() bool {
 	cf := s.cf
 	spec, alg, _ := s.collSpec(&s.tasks[cf.parked[0]], &cf.call)
-	ev := &cfEval{s: s, spec: spec, alg: alg, combined: -1}
 	n := len(s.tasks)
-	ev.tasks = make([]cfTask, n)
-	// About one message per task is in flight at a time; growing the
-	// slice there by doubling would copy it and touch fresh memory twice.
-	ev.msgs = make([]cfMsg, 0, n)
-	ev.exits = make([]int32, 0, n)
+	ev := cf.ev
+	if ev == nil {
+		// About one message per task is in flight at a time; growing the
+		// slice there by doubling would copy it and touch fresh memory
+		// twice.
+		ev = &cfEval{tasks: make([]cfTask, n), msgs: make([]cfMsg, 0, n), exits: make([]int32, 0, n)}
+		cf.ev = ev
+	}
+	if ev.q.len() > 0 {
+		ev.q = eventQueue{} // left by an evaluation that gave up
+	}
+	*ev = cfEval{s: s, spec: spec, alg: alg, combined: -1, tasks: ev.tasks, msgs: ev.msgs[:0], free: ev.free[:0], exits: ev.exits[:0], q: ev.q}
 	for i := range ev.tasks {
 		t := &s.tasks[i]
 		ev.tasks[i] = cfTask{cpu: t.cpuFree, snd: t.sendFree, rcv: t.recvFree, lastAt: s.now, inbox: -1, unexpected: -1}
