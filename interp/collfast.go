@@ -52,15 +52,21 @@ import (
 //     the random stream the tasks share, reassigns processors or has a
 //     timed loop, and it is outside every loop (see quietTail): then what a
 //     task does after it depends on its own state alone; or else when
-//   - (a) every task leaves after the last of the tasks' last events was
-//     scheduled: the event path then schedules every one of those events
-//     before anything a continuation schedules, and the continuations and
-//     their descendants keep, among themselves, the order of the event
-//     path; and (b) the last task leaves less than the shortest delay of
-//     a message (o + L) after the first: nothing a continuation sends
-//     reaches a task before the last leaves, and a task that has left is
-//     touched by no event of the call (it has received every message sent
-//     to it), so a continuation and the call share no state.
+//   - every task leaves after the last of the tasks' last events was
+//     scheduled. Then, first, the event path schedules every one of those
+//     events before anything a continuation schedules, so the
+//     continuations and their descendants keep, among themselves, the
+//     order of the event path. And second, once the first task leaves,
+//     what is left of the call is the others' last events alone, each at
+//     a time already fixed and doing nothing but end the statement (a
+//     task's last event sends nothing: a send keeps the CPU busy and so
+//     takes another event). A task still inside holds no receive of the
+//     call, so what a continuation sends it meets the state the task will
+//     leave with, and is taken (or waits behind the busy CPU, after the
+//     last event, which was scheduled first) as after the call; a task
+//     that has left is touched by no event of the call (it has received
+//     every message sent to it). So a continuation and the call share
+//     nothing but the order of the queue.
 //
 // Otherwise the evaluation is dropped and the tasks go on as if never
 // parked. Between the call and what follows, the event path and the
@@ -466,22 +472,14 @@ func (s *Sim) cfEvaluate() bool {
 // path after the whole call although they start during it, which the
 // event path interleaves with the call's last events (see "Leaving the
 // call"): whether every task leaves after the last of the tasks' last
-// events was scheduled (so each of those events comes before anything a
-// continuation schedules at its time), and less than the shortest delay
-// of a message after the first task leaves (so nothing a continuation
-// sends reaches a task still in the call).
+// events was scheduled.
 func (ev *cfEval) apart() bool {
-	s := ev.s
-	la := s.plat.Network.Overhead + s.plat.Network.Latency
-	if s.intra() {
-		la = min(la, s.plat.Intra.Overhead+s.plat.Intra.Latency)
-	}
-	first, last, woken := noEvent, Time(0), Time(0)
+	first, woken := noEvent, Time(0)
 	for i := range ev.tasks {
 		c := &ev.tasks[i]
-		first, last, woken = min(first, c.lastAt), max(last, c.lastAt), max(woken, c.wokenAt)
+		first, woken = min(first, c.lastAt), max(woken, c.wokenAt)
 	}
-	return woken < first && last-first < la
+	return woken < first
 }
 
 // apply writes the evaluated call into the tasks and schedules each

@@ -139,6 +139,35 @@ func TestCollectiveEvaluatorHalo(t *testing.T) {
 	}
 }
 
+// TestCollectiveEvaluatorLeavingApart: on nodes of two speeds the fast
+// task leaves an all-reduce of 1,000 bytes long before the slow ones,
+// which are still combining, and its next message reaches one of them
+// inside the call. The evaluator takes the call (every task's last event
+// is scheduled before the first leaves) and predicts the same.
+func TestCollectiveEvaluatorLeavingApart(t *testing.T) {
+	plat, err := netmodel.Preset("ib-edr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fast := plat.Machine.Nodes[0]
+	slow := fast
+	slow.Count, slow.MemBandwidth = 3, fast.MemBandwidth/1000
+	plat.Machine.Nodes = []netmodel.NodeGroup{slow, fast}
+	// A slow task's last combine takes longer than a message's flight.
+	if combine := 3 * 1000 / slow.MemBandwidth * 1e12; combine <= float64(plat.Network.Overhead+plat.Network.Latency) {
+		t.Fatalf("combining takes %g ps, no longer than o + L", combine)
+	}
+	src := `FOR 3 REPETITIONS {
+  ALL TASKS COMPUTE FOR 1 MICROSECOND THEN
+  ALL TASKS REDUCE 125 DOUBLEWORDS THEN
+  ALL TASKS t ASYNCHRONOUSLY SEND A 8 BYTE MESSAGE TO TASK (t + 1) MOD num_tasks THEN
+  ALL TASKS AWAIT COMPLETION
+}`
+	if _, ev := runBoth(t, src, 4, plat); ev != 1 {
+		t.Errorf("%d calls evaluated, want 1 (the first; then the tasks enter apart)", ev)
+	}
+}
+
 // TestCollectiveEvaluatorRandom runs generated programs, a collective
 // between other statements on various platforms and task counts, with and
 // without the evaluator, and checks the whole Result and output agree;
