@@ -52,11 +52,13 @@ import (
 //     the random stream the tasks share, reassigns processors or has a
 //     timed loop, and it is outside every loop (see quietTail): then what a
 //     task does after it depends on its own state alone; or else when
-//   - every task leaves after the last of the tasks' last events was
-//     scheduled. Then, first, the event path schedules every one of those
-//     events before anything a continuation schedules, so the
-//     continuations and their descendants keep, among themselves, the
-//     order of the event path. And second, once the first task leaves,
+//   - every task's last event is scheduled before the first task leaves
+//     (before that event is processed; the evaluator gives up at the first
+//     wake-up scheduled later). Then, first, the event path schedules
+//     every one of those events before anything a continuation
+//     schedules, so the continuations and their descendants keep, among
+//     themselves, the order of the event path. And second, once the
+//     first task leaves,
 //     what is left of the call is the others' last events alone, each at
 //     a time already fixed and doing nothing but end the statement (a
 //     task's last event sends nothing: a send keeps the CPU busy and so
@@ -352,7 +354,6 @@ type cfTask struct {
 	comm, comp    Time // added by the call
 	stepDone      Time
 	lastAt        Time  // when its last event was processed
-	wokenAt       Time  // when its pending wake-up was scheduled
 	inbox         int32 // messages waiting for the CPU, the first with an event, in arrival order
 	unexpected    int32 // absorbed messages not yet received, in arrival order
 	msgs, bytes   int64 // messages and bytes inside the collective, both ends
@@ -396,7 +397,10 @@ type cfEval struct {
 	free  []int32
 	q     eventQueue
 	exits []int32 // the tasks, in the order their last events were processed
-	last  cfCosts // the costs last looked up
+	// The tail is not quiet: every task's last event must be scheduled
+	// before the first task leaves (see "Leaving the call").
+	strict bool
+	last   cfCosts // the costs last looked up
 	// The last size combine priced, and its time.
 	combined    int64
 	combineTime Time
@@ -421,7 +425,8 @@ func (s *Sim) cfEvaluate() bool {
 	if ev.q.len() > 0 {
 		ev.q = eventQueue{} // left by an evaluation that gave up
 	}
-	*ev = cfEval{s: s, spec: spec, alg: alg, combined: -1, tasks: ev.tasks, msgs: ev.msgs[:0], free: ev.free[:0], exits: ev.exits[:0], q: ev.q}
+	*ev = cfEval{s: s, spec: spec, alg: alg, combined: -1, tasks: ev.tasks, msgs: ev.msgs[:0], free: ev.free[:0], exits: ev.exits[:0], q: ev.q,
+		strict: !cf.quiet[cf.stmt.ID()]}
 	for i := range ev.tasks {
 		t := &s.tasks[i]
 		ev.tasks[i] = cfTask{cpu: t.cpuFree, snd: t.sendFree, rcv: t.recvFree, lastAt: s.now, inbox: -1, unexpected: -1}
@@ -461,25 +466,8 @@ func (s *Sim) cfEvaluate() bool {
 	if ev.failed || len(ev.exits) != n {
 		return false // len(ev.exits) < n cannot happen: every plan ends, every message is received
 	}
-	if !cf.quiet[cf.stmt.ID()] && !ev.apart() {
-		return false
-	}
 	ev.apply()
 	return true
-}
-
-// apart reports whether the tasks' continuations can be left to the event
-// path after the whole call although they start during it, which the
-// event path interleaves with the call's last events (see "Leaving the
-// call"): whether every task leaves after the last of the tasks' last
-// events was scheduled.
-func (ev *cfEval) apart() bool {
-	first, woken := noEvent, Time(0)
-	for i := range ev.tasks {
-		c := &ev.tasks[i]
-		first, woken = min(first, c.lastAt), max(woken, c.wokenAt)
-	}
-	return woken < first
 }
 
 // apply writes the evaluated call into the tasks and schedules each
@@ -555,7 +543,14 @@ func (ev *cfEval) wake(id int32, at, now Time) {
 		ev.failed = true // one wake-up at a time; times past MaxTime overflow
 		return
 	}
-	c.woken, c.wokenAt = true, now
+	if ev.strict && len(ev.exits) > 0 {
+		// A task has left, and this or a later wake-up is its task's last
+		// event: the event path would schedule it after what that task's
+		// continuation schedules.
+		ev.failed = true
+		return
+	}
+	c.woken = true
 	ev.q.push(max(at, now), makeEvent(evResume, id))
 }
 
