@@ -228,8 +228,9 @@ func (s *Sim) intra() bool { return s.plat.Intra != nil && s.plat.Machine.TasksP
 // cfMayWait reports whether the parked tasks may stay parked while the
 // next event is processed: a wake-up, at the time they parked, of a task
 // that goes straight into the statement they wait in (its event does
-// nothing before it reaches the call, so if it does not park too, the
-// parked tasks can still go first; see cfPark).
+// nothing before it reaches the call but its own loop's bookkeeping, so
+// if it does not park too, the parked tasks can still go first; see
+// cfPark).
 func (s *Sim) cfMayWait() bool {
 	if s.q.len() == 0 {
 		return false
@@ -250,10 +251,41 @@ func (s *Sim) cfMayWait() bool {
 	default:
 		return false
 	}
-	for s.code[pc].op == opTable {
-		pc++ // starting a top-level statement only ends the task's log table
+	// A few instructions at most: an empty loop would go round for ever.
+	for range 4 {
+		switch in := &s.code[pc]; in.op {
+		case opTable:
+			pc++ // starting a top-level statement only ends the task's log table
+		case opJump:
+			pc = in.target
+		case opRepeat:
+			// A loop's first repetition, when its count is known without
+			// evaluating anything that could fail or draw at random.
+			r := in.stmt.(*ir.Repeat)
+			switch r.Count.(type) {
+			case *ir.Const, *ir.Param:
+			default:
+				return false
+			}
+			if r.Warmup != nil || r.Sync || r.Count.Int(&t.Frame) <= 0 {
+				return false
+			}
+			pc += 2 // past the loop's opRepeatNext, into its body
+		case opRepeatNext:
+			// The next counted repetition of a loop the task is in: the
+			// frame on top of its stack is this loop's.
+			if in.ff || len(t.stack) == 0 {
+				return false
+			}
+			if f := &t.stack[len(t.stack)-1]; f.phase != phaseMain || f.left <= 0 {
+				return false
+			}
+			pc++
+		default:
+			return in.op == opSimple && in.stmt == s.cf.stmt
+		}
 	}
-	return s.code[pc].op == opSimple && s.code[pc].stmt == s.cf.stmt
+	return false
 }
 
 // cfRelease lets the parked tasks go on, in the order they parked, at the
