@@ -3,7 +3,6 @@ package interp
 import (
 	"bufio"
 	"io"
-	"math"
 
 	"github.com/parley-hpc/parley/ir"
 	"github.com/parley-hpc/parley/netmodel"
@@ -385,7 +384,7 @@ type cfTask struct {
 	cpu, snd, rcv Time // when the CPU and the NIC's two directions are free
 	comm, comp    Time // added by the call
 	stepDone      Time
-	lastAt        Time  // when its last event was processed
+	lastAt        Time  // when its last wake-up was processed: where it leaves, once done
 	inbox         int32 // messages waiting for the CPU, the first with an event, in arrival order
 	unexpected    int32 // absorbed messages not yet received, in arrival order
 	msgs, bytes   int64 // messages and bytes inside the collective, both ends
@@ -564,9 +563,6 @@ func (ev *cfEval) costs(link *netmodel.LogGP, bytes int64) *cfCosts {
 	return c
 }
 
-// noEvent is a time after every event.
-const noEvent = Time(math.MaxInt64)
-
 // wake schedules task id's wake-up at at (or now, if earlier), from an
 // event at now.
 func (ev *cfEval) wake(id int32, at, now Time) {
@@ -692,7 +688,6 @@ func (ev *cfEval) takeUnexpected(c *cfTask, src int32) int32 {
 // behind the messages that came before it, and is then absorbed.
 func (ev *cfEval) arrive(id, m int32, now Time) {
 	c := &ev.tasks[id]
-	c.lastAt = now
 	free := max(c.cpu, c.rcv)
 	switch {
 	case c.inbox < 0 && free <= now:
