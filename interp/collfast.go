@@ -16,10 +16,10 @@ import (
 // When a task reaches a candidate collective call it stops (parks) there
 // instead of starting it. Parked tasks wait only while the next event is
 // another task's wake-up at the same time that goes straight into the
-// same statement; before any other event they go on, in the order they
-// parked, at the time they parked, which is what they would have done
-// without parking (their part in the call starts with their own event,
-// and the others' events come after it). When every task has parked and
+// same statement (see cfMayWait); before any other event they go on, in
+// the order they parked, at the time they parked, which is what they
+// would have done without parking (their part in the call starts with
+// their own event, and the others' events come after it). When every task has parked and
 // no event is left, nothing else can happen before the first task leaves
 // the call, and the call is evaluated:
 //
@@ -57,11 +57,10 @@ import (
 //     every one of those events before anything a continuation
 //     schedules, so the continuations and their descendants keep, among
 //     themselves, the order of the event path. And second, once the
-//     first task leaves,
-//     what is left of the call is the others' last events alone, each at
-//     a time already fixed and doing nothing but end the statement (a
-//     task's last event sends nothing: a send keeps the CPU busy and so
-//     takes another event). A task still inside holds no receive of the
+//     first task leaves, what is left of the call is the others' last
+//     events alone, each at a time already fixed and doing nothing but
+//     end the statement (a task's last event sends nothing: a send keeps
+//     the CPU busy and so takes another event). A task still inside holds no receive of the
 //     call, so what a continuation sends it meets the state the task will
 //     leave with, and is taken (or waits behind the busy CPU, after the
 //     last event, which was scheduled first) as after the call; a task
