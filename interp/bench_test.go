@@ -74,6 +74,19 @@ func BenchmarkHalo3D4096(b *testing.B) {
 	b.ReportMetric(float64(events)/b.Elapsed().Seconds(), "events/s")
 }
 
+// BenchmarkHalo3D262k is BenchmarkHalo3D4096 on a 64^3 torus, issue 19's
+// 262,144-task halo; the events per second are to be within 70% of the
+// 4,096-task figure. A run takes tens of seconds:
+//
+//	go test ./interp -run XXX -bench Halo3D262k -benchtime 1x -cpu 1
+func BenchmarkHalo3D262k(b *testing.B) {
+	var events int64
+	for b.Loop() {
+		events += halo3d(b, 64, 10).Events
+	}
+	b.ReportMetric(float64(events)/b.Elapsed().Seconds(), "events/s")
+}
+
 // BenchmarkJitteredHalo3D4096 is BenchmarkHalo3D4096 with each task's
 // compute time drawn at random, so that almost no two events share a time:
 // the worst case for the event queue's per-time buckets.

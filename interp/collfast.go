@@ -2,28 +2,26 @@ package interp
 
 import (
 	"bufio"
-	"cmp"
 	"io"
-	"math"
 
 	"github.com/parley-hpc/parley/ir"
 	"github.com/parley-hpc/parley/netmodel"
 )
 
 // The collective evaluator (issue 19) replaces the events of a collective
-// that every task enters at once by a round-by-round evaluation in flat
-// arrays, with the same costs in the same order, so that the whole Result
-// is the one the event path gives.
+// that every task enters at once by an evaluation in flat arrays, with
+// the same costs in the same order, so that the whole Result is the one
+// the event path gives.
 //
 // When a task reaches a candidate collective call it stops (parks) there
 // instead of starting it. Parked tasks wait only while the next event is
 // another task's wake-up at the same time that goes straight into the
-// same statement; before any other event they go on, in the order they
-// parked, at the time they parked, which is what they would have done
-// without parking (their part in the call starts with their own event,
-// and the others' events come after it). When every task has parked and
-// no event is left, nothing else can happen before the call ends, and the
-// call is evaluated:
+// same statement (see cfMayWait); before any other event they go on, in
+// the order they parked, at the time they parked, which is what they
+// would have done without parking (their part in the call starts with
+// their own event, and the others' events come after it). When every task has parked and
+// no event is left, nothing else can happen before the first task leaves
+// the call, and the call is evaluated:
 //
 //   - each task's part is a small state machine that does what
 //     Sim.collective, Sim.arrive and Sim.notify do for it: post a receive,
@@ -31,30 +29,59 @@ import (
 //     CPU and the receiving NIC are free (in arrival order, the first
 //     waiting for them), combine, resume; every event the event path
 //     would process is counted;
-//   - a task's events are taken in the queue's order: by time, then by
-//     when they were scheduled, then by the order of the events that
-//     scheduled them, as far as the evaluator knows it (see cfKey); where
-//     it does not, it gives up;
-//   - tasks are evaluated in windows of simulated time as long as the
-//     shortest delay of a message (o + L): a message sent in one window
-//     arrives in a later one, so within a window the tasks are independent.
+//   - the events go through a queue of their own ordered like the Sim's,
+//     by time and then by scheduling order, and the tasks' first parts are
+//     scheduled in the order they parked, so every event is processed in
+//     the place the event path gives it, ties included.
 //
 // It gives up (and the parked tasks go on through the event path, as if
 // never parked) on anything it does not model: a flow or packet network,
-// a timeline, an observer, fast-forward, an event limit, a mapping of
-// tasks to processors, a rendezvous size, an algorithm netmodel.StepAt
-// does not index, a time past netmodel.MaxTime, or an order it cannot
-// tell. And a statement is a candidate only if, after it, no task can
-// communicate or write output again (see quietTail): the tasks then leave
-// the call in an order that changes nothing, so each task's continuation
-// is simply scheduled at its time. A run in which the evaluator was used
-// and that then fails (an assertion, a runtime error) is run again without
-// it, since the tasks' figures at the failure would differ.
+// a timeline, an observer, fast-forward, an event limit, message-size
+// regimes, a mapping of tasks to processors, a rendezvous size, an
+// algorithm netmodel.StepAt does not index, or a time past
+// netmodel.MaxTime.
+//
+// Leaving the call. In the event path a task goes on with what follows
+// the call in the event in which it leaves, while the others may still be
+// in it. The evaluator instead schedules each task's continuation, an
+// event at the time it leaves, in the order the event path processes
+// those events. Nothing differs when
+//
+//   - nothing after the statement communicates, writes output, draws from
+//     the random stream the tasks share, reassigns processors or has a
+//     timed loop, and it is outside every loop (see quietTail): then what a
+//     task does after it depends on its own state alone; or else when
+//   - every task's last event is scheduled before the first task leaves
+//     (before that event is processed; the evaluator gives up at the first
+//     wake-up scheduled later). Then, first, the event path schedules
+//     every one of those events before anything a continuation
+//     schedules, so the continuations and their descendants keep, among
+//     themselves, the order of the event path. And second, once the
+//     first task leaves, what is left of the call is the others' last
+//     events alone, each at a time already fixed and doing nothing but
+//     end the statement (a task's last event sends nothing: a send keeps
+//     the CPU busy and so takes another event). A task still inside holds no receive of the
+//     call, so what a continuation sends it meets the state the task will
+//     leave with, and is taken (or waits behind the busy CPU, after the
+//     last event, which was scheduled first) as after the call; a task
+//     that has left is touched by no event of the call (it has received
+//     every message sent to it). So a continuation and the call share
+//     nothing but the order of the queue.
+//
+// Otherwise the evaluation is dropped and the tasks go on as if never
+// parked. Between the call and what follows, the event path and the
+// evaluator differ in one thing that can show: which slab entries later
+// messages take, and the call's messages may have grown the slabs. The
+// deadlock report lists rendezvous requests in slab order and the memory
+// limit counts slab chunks, so a run that used the evaluator and then
+// fails or deadlocks is run again without it (the tasks' figures at a
+// failure inside the call would differ too).
 
 // cfState is the evaluator's state; Sim.cf is nil when no statement is a
 // candidate, so a run without one pays a nil check per collective call.
 type cfState struct {
-	candidate []bool // by statement ID: its tail is quiet
+	candidate []bool // by statement ID
+	quiet     []bool // by statement ID: its tail is quiet (see quietTail)
 	parked    []int32
 	stmt      ir.Stmt // where the parked tasks wait
 	call      collCall
@@ -62,6 +89,9 @@ type cfState struct {
 	releasing bool  // the parked tasks are going on: they must not park again
 	used      bool  // a call was evaluated
 	evaluated int64 // calls evaluated, for tests
+	// The last evaluation, whose arrays the next reuses: a call in a loop
+	// would otherwise allocate and fault in fresh memory every time.
+	ev *cfEval
 }
 
 // newCollectiveEvaluator marks the candidate statements; it leaves s.cf
@@ -74,7 +104,10 @@ func (s *Sim) newCollectiveEvaluator() {
 	if s.plat.Network.Overhead <= 0 || s.intra() && s.plat.Intra.Overhead <= 0 {
 		return // a send's CPU time is what makes every step an event
 	}
-	var cand []bool
+	if len(s.plat.Network.Regimes) > 0 || s.plat.Intra != nil && len(s.plat.Intra.Regimes) > 0 {
+		return // the evaluator prices every message with the link's own parameters
+	}
+	var cand, quiet []bool
 	for pc := range s.code {
 		in := &s.code[pc]
 		if in.op != opSimple {
@@ -85,15 +118,14 @@ func (s *Sim) newCollectiveEvaluator() {
 		default:
 			continue
 		}
-		if quietTail(s.code, pc) {
-			if cand == nil {
-				cand = make([]bool, len(s.stmts))
-			}
-			cand[in.stmt.ID()] = true
+		if cand == nil {
+			cand, quiet = make([]bool, len(s.stmts)), make([]bool, len(s.stmts))
 		}
+		cand[in.stmt.ID()] = true
+		quiet[in.stmt.ID()] = quietTail(s.code, pc)
 	}
 	if cand != nil {
-		s.cf = &cfState{candidate: cand}
+		s.cf = &cfState{candidate: cand, quiet: quiet}
 	}
 }
 
@@ -194,8 +226,9 @@ func (s *Sim) intra() bool { return s.plat.Intra != nil && s.plat.Machine.TasksP
 // cfMayWait reports whether the parked tasks may stay parked while the
 // next event is processed: a wake-up, at the time they parked, of a task
 // that goes straight into the statement they wait in (its event does
-// nothing before it reaches the call, so if it does not park too, the
-// parked tasks can still go first; see cfPark).
+// nothing before it reaches the call but its own loop's bookkeeping, so
+// if it does not park too, the parked tasks can still go first; see
+// cfPark).
 func (s *Sim) cfMayWait() bool {
 	if s.q.len() == 0 {
 		return false
@@ -216,10 +249,41 @@ func (s *Sim) cfMayWait() bool {
 	default:
 		return false
 	}
-	for s.code[pc].op == opTable {
-		pc++ // starting a top-level statement only ends the task's log table
+	// A few instructions at most: an empty loop would go round for ever.
+	for range 4 {
+		switch in := &s.code[pc]; in.op {
+		case opTable:
+			pc++ // starting a top-level statement only ends the task's log table
+		case opJump:
+			pc = in.target
+		case opRepeat:
+			// A loop's first repetition, when its count is known without
+			// evaluating anything that could fail or draw at random.
+			r := in.stmt.(*ir.Repeat)
+			switch r.Count.(type) {
+			case *ir.Const, *ir.Param:
+			default:
+				return false
+			}
+			if r.Warmup != nil || r.Sync || r.Count.Int(&t.Frame) <= 0 {
+				return false
+			}
+			pc += 2 // past the loop's opRepeatNext, into its body
+		case opRepeatNext:
+			// The next counted repetition of a loop the task is in: the
+			// frame on top of its stack is this loop's.
+			if in.ff || len(t.stack) == 0 {
+				return false
+			}
+			if f := &t.stack[len(t.stack)-1]; f.phase != phaseMain || f.left <= 0 {
+				return false
+			}
+			pc++
+		default:
+			return in.op == opSimple && in.stmt == s.cf.stmt
+		}
 	}
-	return s.code[pc].op == opSimple && s.code[pc].stmt == s.cf.stmt
+	return false
 }
 
 // cfRelease lets the parked tasks go on, in the order they parked, at the
@@ -256,10 +320,10 @@ func (s *Sim) cfGo() {
 }
 
 // runCollectives is Run with the evaluator: a run that used it and then
-// failed is run again without it. Its OUTPUTS went out as it ran; they
-// are the start of the second run's (after an evaluated call nothing is
-// written, see quietTail, and before it the runs are the same), which
-// skips that much.
+// failed or deadlocked is run again without it. Its OUTPUTS went out as
+// it ran; they are the start of the second run's (the continuations keep
+// the event path's order among themselves, and a call writes nothing, so
+// up to the failure the runs write the same), which skips that much.
 func (s *Sim) runCollectives() {
 	out := s.opts.Output
 	if out == nil {
@@ -268,7 +332,8 @@ func (s *Sim) runCollectives() {
 	first := &countWriter{w: out}
 	s.out = bufio.NewWriter(first)
 	s.run()
-	if !s.fatal || !s.cf.used {
+	s.cf.ev = nil // garbage before the Result is made (see releasePools)
+	if !s.fatal && !s.deadlocked || !s.cf.used {
 		return
 	}
 	opts := s.opts
@@ -318,16 +383,14 @@ type cfTask struct {
 	cpu, snd, rcv Time // when the CPU and the NIC's two directions are free
 	comm, comp    Time // added by the call
 	stepDone      Time
-	resume        cfKey  // the task's pending wake-up; resume.at < 0: none
-	lastAt        Time   // when its last event was processed
-	arrivals      int32  // messages whose event is pending, in queue order (cfMsg.next); -1: none
-	inbox         int32  // messages waiting for the CPU, the first with an event, in arrival order
-	unexpected    int32  // absorbed messages not yet received, in arrival order
-	msgs, bytes   int64  // messages and bytes inside the collective, both ends
-	step          cfStep // step k, once planned
+	lastAt        Time  // when its last wake-up was processed: where it leaves, once done
+	inbox         int32 // messages waiting for the CPU, the first with an event, in arrival order
+	unexpected    int32 // absorbed messages not yet received, in arrival order
+	msgs, bytes   int64 // messages and bytes inside the collective, both ends
+	step          cfStep
 	k, total      int32
-	ord           int32 // events processed, but for the first
-	planned       bool  // step holds step k
+	woken         bool // a wake-up is pending
+	planned       bool // step holds step k
 	recvPosted    bool
 	recvWaiting   bool // posted and not complete
 	sendPosted    bool
@@ -342,67 +405,19 @@ type cfStep struct {
 	sendBytes, recvBytes, reduce int64
 }
 
-// cfKey is where an event stands in the queue: at its time, after every
-// event scheduled before it; events scheduled at the same time come in the
-// order of the events that scheduled them (their parents), one parent's in
-// turn (sub), and so on back. The evaluator keeps two generations. It
-// knows the order of one task's events (it processes them in order) and
-// of the tasks' first events, in which they start the call: the order
-// they parked (pfirst and gfirst: 1 + that place, for a parent and a
-// grandparent that is a first event; 0 otherwise). Deeper ties are not
-// told apart.
-type cfKey struct {
-	at, pushed, ppushed Time
-	parent, grand       cfRef
-	pfirst, gfirst      int32
-	sub, psub           uint8
-}
-
-// cfRef names an event: the ord'th a task processed in the call, 0 being
-// the one in which it started.
-type cfRef struct{ task, ord int32 }
-
-// order compares two events in queue order: -1 if a comes first, 1 if b
-// does, 0 if the evaluator cannot tell.
-func (a *cfKey) order(b *cfKey) int {
-	switch {
-	case a.at != b.at:
-		return cmp.Compare(a.at, b.at)
-	case a.pushed != b.pushed:
-		return cmp.Compare(a.pushed, b.pushed)
-	case a.parent == b.parent:
-		return cmp.Compare(a.sub, b.sub)
-	case a.parent.task == b.parent.task:
-		return cmp.Compare(a.parent.ord, b.parent.ord)
-	case a.pfirst > 0 && b.pfirst > 0:
-		return cmp.Compare(a.pfirst, b.pfirst)
-	case a.pfirst > 0 || b.pfirst > 0:
-		return 0
-	case a.ppushed != b.ppushed:
-		// The parents, events of two tasks at the same time, in the order
-		// of theirs.
-		return cmp.Compare(a.ppushed, b.ppushed)
-	case a.grand == b.grand:
-		return cmp.Compare(a.psub, b.psub)
-	case a.grand.task == b.grand.task:
-		return cmp.Compare(a.grand.ord, b.grand.ord)
-	case a.gfirst > 0 && b.gfirst > 0:
-		return cmp.Compare(a.gfirst, b.gfirst)
-	}
-	return 0
-}
-
 // cfMsg is a message of the call.
 type cfMsg struct {
-	key     cfKey // its pending event
-	readyAt Time  // once absorbed: when its receive can complete
-	bytes   int64
-	src     int32
-	next    int32 // in the receiver's pending arrivals
-	qnext   int32 // in its inbox or unexpected messages
+	readyAt  Time // once absorbed: when its receive can complete
+	bytes    int64
+	src, dst int32
+	qnext    int32 // in its inbox or unexpected messages
 }
 
-// cfEval is one evaluation.
+// cfEval is one evaluation. Its events go through a queue of their own,
+// ordered as the Sim's is (by time, then by scheduling order), with the
+// tasks' first parts scheduled in the order they parked: each event is
+// processed where the event path would process it, so ties fall as they
+// would there and no order has to be guessed.
 type cfEval struct {
 	s     *Sim
 	spec  netmodel.Collective
@@ -410,20 +425,15 @@ type cfEval struct {
 	tasks []cfTask
 	msgs  []cfMsg
 	free  []int32
-	start Time    // the parked time
-	la    Time    // the window: the shortest delay of a message
-	next  []Time  // by task: when its next event is due; noEvent: none
-	last  cfCosts // the costs last looked up
+	q     eventQueue
+	exits []int32 // the tasks, in the order their last events were processed
+	// The tail is not quiet: every task's last event must be scheduled
+	// before the first task leaves (see "Leaving the call").
+	strict bool
+	last   cfCosts // the costs last looked up
 	// The last size combine priced, and its time.
 	combined    int64
 	combineTime Time
-	soonest     Time  // the earliest next event of a task, as far as known
-	end         Time  // the end of the window being evaluated
-	cur         int32 // the task being advanced
-	now         cfKey // the event being processed,
-	nowRef      cfRef // which it is,
-	first       int32 // 1 + its task's place in parking order if it is the task's first, else 0,
-	sub         uint8 // and the events it has scheduled
 	events      int64
 	failed      bool
 }
@@ -433,21 +443,23 @@ type cfEval struct {
 func (s *Sim) cfEvaluate() bool {
 	cf := s.cf
 	spec, alg, _ := s.collSpec(&s.tasks[cf.parked[0]], &cf.call)
-	ev := &cfEval{s: s, spec: spec, alg: alg, start: s.now, cur: -1, soonest: noEvent, end: s.now, combined: -1}
-	ev.la = s.plat.Network.Overhead + s.plat.Network.Latency
-	if s.intra() {
-		ev.la = min(ev.la, s.plat.Intra.Overhead+s.plat.Intra.Latency)
-	}
 	n := len(s.tasks)
-	ev.tasks = make([]cfTask, n)
-	ev.next = make([]Time, n)
-	// About one message per task is in flight at a time; growing the
-	// slice there by doubling would copy it and touch fresh memory twice.
-	ev.msgs = make([]cfMsg, 0, n)
+	ev := cf.ev
+	if ev == nil {
+		// About one message per task is in flight at a time; growing the
+		// slice there by doubling would copy it and touch fresh memory
+		// twice.
+		ev = &cfEval{tasks: make([]cfTask, n), msgs: make([]cfMsg, 0, n), exits: make([]int32, 0, n)}
+		cf.ev = ev
+	}
+	if ev.q.len() > 0 {
+		ev.q = eventQueue{} // left by an evaluation that gave up
+	}
+	*ev = cfEval{s: s, spec: spec, alg: alg, combined: -1, tasks: ev.tasks, msgs: ev.msgs[:0], free: ev.free[:0], exits: ev.exits[:0], q: ev.q,
+		strict: !cf.quiet[cf.stmt.ID()]}
 	for i := range ev.tasks {
 		t := &s.tasks[i]
-		ev.tasks[i] = cfTask{cpu: t.cpuFree, snd: t.sendFree, rcv: t.recvFree, resume: cfKey{at: -1}, lastAt: s.now,
-			arrivals: -1, inbox: -1, unexpected: -1}
+		ev.tasks[i] = cfTask{cpu: t.cpuFree, snd: t.sendFree, rcv: t.recvFree, lastAt: s.now, inbox: -1, unexpected: -1}
 		_, total := netmodel.StepAt(spec, alg, i, 0)
 		if total == 0 {
 			return false // the call would end within the parking event
@@ -456,53 +468,45 @@ func (s *Sim) cfEvaluate() bool {
 	}
 	// The tasks start in the order they parked, each in the event that
 	// brought it to the call.
-	for i, id := range cf.parked {
-		ev.cur, ev.first = id, int32(i)+1
-		ev.now, ev.nowRef, ev.sub = cfKey{at: s.now}, cfRef{id, 0}, 0
+	for _, id := range cf.parked {
 		ev.run(id, s.now)
-		ev.cur, ev.first = -1, 0
 		if ev.tasks[id].done || ev.failed {
 			return false
 		}
-		ev.refresh(id)
 	}
-	// Window by window, the tasks in index order: a task's part of a
-	// window depends on no other's.
-	for !ev.failed && ev.soonest < noEvent {
-		w := (ev.soonest - ev.start) / ev.la
-		ev.end = ev.start + (w+1)*ev.la
-		ev.soonest = noEvent
-		for i, next := range ev.next {
-			if next < ev.end {
-				ev.cur = int32(i)
-				ev.advance(int32(i), ev.end)
-				ev.cur = -1
-				if ev.failed {
-					break
-				}
-			} else {
-				ev.soonest = min(ev.soonest, next)
-			}
+	for !ev.failed && ev.q.len() > 0 {
+		at, e := ev.q.pop()
+		ev.events++
+		id := e.id()
+		if e.kind() == evArrive {
+			ev.arrive(ev.msgs[id].dst, id, at)
+			continue
+		}
+		c := &ev.tasks[id]
+		c.lastAt = at
+		c.woken = false
+		if c.cpu > at {
+			ev.wake(id, c.cpu, at)
+			continue
+		}
+		if ev.run(id, at); c.done {
+			ev.exits = append(ev.exits, id)
 		}
 	}
-	if ev.failed {
-		return false
-	}
-	for i := range ev.tasks {
-		if c := &ev.tasks[i]; !c.done || c.arrivals >= 0 || c.inbox >= 0 || c.unexpected >= 0 {
-			return false // cannot happen: every plan ends, every message is received
-		}
+	if ev.failed || len(ev.exits) != n {
+		return false // len(ev.exits) < n cannot happen: every plan ends, every message is received
 	}
 	ev.apply()
 	return true
 }
 
 // apply writes the evaluated call into the tasks and schedules each
-// task's continuation, the event in which it leaves the call.
+// task's continuation, the event in which it leaves the call, in the
+// order the event path processes them.
 func (ev *cfEval) apply() {
 	s := ev.s
-	for i := range ev.tasks {
-		c, t := &ev.tasks[i], &s.tasks[i]
+	for _, id := range ev.exits {
+		c, t := &ev.tasks[id], &s.tasks[id]
 		t.cpuFree, t.sendFree, t.recvFree = c.cpu, c.snd, c.rcv
 		t.comm += c.comm
 		t.compute += c.comp
@@ -510,74 +514,11 @@ func (ev *cfEval) apply() {
 		t.total.collBytes += c.bytes
 		t.act = doneActivity // the statement is done when it resumes
 		t.waitOn = noWait
-		s.schedule(c.lastAt, makeEvent(evResume, int32(i)))
+		s.schedule(c.lastAt, makeEvent(evResume, id))
 	}
 	// The continuations are counted as they are processed.
 	s.nev += ev.events - int64(len(ev.tasks))
 	s.noteCollective(ref(s.cf.stmt), &ev.spec, ev.alg)
-}
-
-// advance processes task id's events before end, in queue order.
-func (ev *cfEval) advance(id int32, end Time) {
-	c := &ev.tasks[id]
-	for !ev.failed && !c.done {
-		a := c.arrivals
-		arrival := a >= 0
-		if arrival && c.resume.at >= 0 {
-			switch ev.msgs[a].key.order(&c.resume) {
-			case 0:
-				ev.failed = true // which goes first depends on other tasks' events
-				return
-			case 1:
-				arrival = false
-			}
-		}
-		switch {
-		case arrival:
-			m := &ev.msgs[a]
-			if m.key.at >= end {
-				ev.refresh(id)
-				return
-			}
-			c.arrivals = m.next
-			ev.event(id, &m.key)
-			ev.arrive(id, a, ev.now.at)
-		case c.resume.at >= 0:
-			if c.resume.at >= end {
-				ev.refresh(id)
-				return
-			}
-			ev.event(id, &c.resume)
-			c.resume.at = -1
-			if now := ev.now.at; c.cpu > now {
-				ev.wake(id, c.cpu, now)
-			} else {
-				ev.run(id, now)
-			}
-		default:
-			ev.refresh(id) // waiting for a message from another window
-			return
-		}
-	}
-	ev.refresh(id)
-}
-
-// event counts task id's event at k, which is processed now.
-func (ev *cfEval) event(id int32, k *cfKey) {
-	c := &ev.tasks[id]
-	c.lastAt = k.at
-	c.ord++
-	ev.now, ev.nowRef, ev.sub = *k, cfRef{id, c.ord}, 0
-	ev.events++
-}
-
-// push returns the key of an event at at that the event being processed
-// schedules.
-func (ev *cfEval) push(at Time) cfKey {
-	k := ev.now
-	ev.sub++
-	return cfKey{at: at, pushed: k.at, ppushed: k.pushed, parent: ev.nowRef, grand: k.parent,
-		pfirst: ev.first, gfirst: k.pfirst, sub: ev.sub - 1, psub: k.sub}
 }
 
 // link is Sim.link, without looking for the node when every message
@@ -621,34 +562,23 @@ func (ev *cfEval) costs(link *netmodel.LogGP, bytes int64) *cfCosts {
 	return c
 }
 
-// noEvent is the next event of a task that has none.
-const noEvent = Time(math.MaxInt64)
-
-// refresh notes when task id's next event is due.
-func (ev *cfEval) refresh(id int32) {
-	c := &ev.tasks[id]
-	next := noEvent
-	if c.resume.at >= 0 {
-		next = c.resume.at
-	}
-	if c.arrivals >= 0 {
-		next = min(next, ev.msgs[c.arrivals].key.at)
-	}
-	ev.next[id] = next
-	if next >= ev.end {
-		ev.soonest = min(ev.soonest, next) // else due in this window's pass
-	}
-}
-
 // wake schedules task id's wake-up at at (or now, if earlier), from an
 // event at now.
 func (ev *cfEval) wake(id int32, at, now Time) {
 	c := &ev.tasks[id]
-	if c.resume.at >= 0 || at > netmodel.MaxTime {
+	if c.woken || at > netmodel.MaxTime {
 		ev.failed = true // one wake-up at a time; times past MaxTime overflow
 		return
 	}
-	c.resume = ev.push(max(at, now))
+	if ev.strict && len(ev.exits) > 0 {
+		// A task has left, and this or a later wake-up is its task's last
+		// event: the event path would schedule it after what that task's
+		// continuation schedules.
+		ev.failed = true
+		return
+	}
+	c.woken = true
+	ev.q.push(max(at, now), makeEvent(evResume, id))
 }
 
 // run continues task id's part of the call at time now, as
@@ -688,7 +618,7 @@ func (ev *cfEval) run(id int32, now Time) {
 			c.comm += cpu
 			c.msgs++
 			c.bytes += st.sendBytes
-			ev.send(id, dst, st.sendBytes, now+link.Overhead+link.Latency, now)
+			ev.send(id, dst, st.sendBytes, now+link.Overhead+link.Latency)
 			c.stepDone = max(c.stepDone, c.cpu)
 		}
 		if c.recvWaiting {
@@ -720,8 +650,12 @@ func (ev *cfEval) run(id int32, now Time) {
 }
 
 // send makes a message from src to dst of the given bytes whose first
-// event is at at, scheduled at now.
-func (ev *cfEval) send(src, dst int32, bytes int64, at, now Time) {
+// event is at at.
+func (ev *cfEval) send(src, dst int32, bytes int64, at Time) {
+	if at > netmodel.MaxTime {
+		ev.failed = true
+		return
+	}
 	var m int32
 	if n := len(ev.free); n > 0 {
 		m = ev.free[n-1]
@@ -730,40 +664,8 @@ func (ev *cfEval) send(src, dst int32, bytes int64, at, now Time) {
 		ev.msgs = append(ev.msgs, cfMsg{})
 		m = int32(len(ev.msgs) - 1)
 	}
-	ev.msgs[m] = cfMsg{key: ev.push(at), bytes: bytes, src: src, next: -1, qnext: -1}
-	ev.schedule(dst, m)
-}
-
-// schedule files message m's event among task id's pending arrivals, in
-// queue order.
-func (ev *cfEval) schedule(id, m int32) {
-	if ev.msgs[m].key.at > netmodel.MaxTime {
-		ev.failed = true
-		return
-	}
-	c := &ev.tasks[id]
-	k := &ev.msgs[m].key
-	p := &c.arrivals
-	for *p >= 0 {
-		o := k.order(&ev.msgs[*p].key)
-		if o == 0 {
-			ev.failed = true // the order depends on other tasks' events
-			return
-		}
-		if o < 0 {
-			break
-		}
-		p = &ev.msgs[*p].next
-	}
-	ev.msgs[m].next = *p
-	*p = m
-	if id != ev.cur {
-		if k.at < ev.end {
-			ev.failed = true // cannot happen: a message takes a window to arrive
-			return
-		}
-		ev.refresh(id) // the task being advanced is refreshed when done
-	}
+	ev.msgs[m] = cfMsg{bytes: bytes, src: src, dst: dst, qnext: -1}
+	ev.q.push(at, makeEvent(evArrive, m))
 }
 
 func (ev *cfEval) release(m int32) { ev.free = append(ev.free, m) }
@@ -790,7 +692,7 @@ func (ev *cfEval) arrive(id, m int32, now Time) {
 	case c.inbox < 0 && free <= now:
 	case c.inbox < 0:
 		c.inbox = m
-		ev.requeue(id, m, free, now)
+		ev.requeue(m, free)
 		return
 	case c.inbox != m:
 		// Others wait ahead of it: it joins the end, without an event.
@@ -800,7 +702,7 @@ func (ev *cfEval) arrive(id, m int32, now Time) {
 		c.inbox = ev.msgs[m].qnext
 		ev.msgs[m].qnext = -1
 	default:
-		ev.requeue(id, m, free, now)
+		ev.requeue(m, free)
 		return
 	}
 	cost := ev.costs(ev.link(ev.msgs[m].src, id), ev.msgs[m].bytes)
@@ -823,7 +725,7 @@ func (ev *cfEval) arrive(id, m int32, now Time) {
 		ev.append(&c.unexpected, m)
 	}
 	if c.inbox >= 0 {
-		ev.requeue(id, c.inbox, max(now, c.cpu, c.rcv), now)
+		ev.requeue(c.inbox, max(now, c.cpu, c.rcv))
 	}
 }
 
@@ -837,9 +739,11 @@ func (ev *cfEval) append(head *int32, m int32) {
 	*p = m
 }
 
-// requeue gives message m, first in task id's inbox, its event at at,
-// scheduled at now.
-func (ev *cfEval) requeue(id, m int32, at, now Time) {
-	ev.msgs[m].key = ev.push(at)
-	ev.schedule(id, m)
+// requeue gives message m, first in its task's inbox, its event at at.
+func (ev *cfEval) requeue(m int32, at Time) {
+	if at > netmodel.MaxTime {
+		ev.failed = true
+		return
+	}
+	ev.q.push(at, makeEvent(evArrive, m))
 }

@@ -19,9 +19,9 @@
 // network.go). Collectives are expanded
 // into the point-to-point algorithms MPI libraries use (netmodel.Plan) and do
 // not touch the message counters, as in coNCePTuaL. A collective that every
-// task enters at the same moment, with nothing else left to happen, is
-// evaluated round by round without its events, to the same Result (see
-// collfast.go).
+// task enters at the same moment, with nothing else left to happen before
+// it, is evaluated in flat arrays instead of through the tasks' statements,
+// to the same Result (see collfast.go).
 //
 // A run's memory is bounded by Options.MaxMemory: New refuses a run whose
 // tasks would not fit, and a run whose messages and receives outstanding
