@@ -265,7 +265,7 @@ func (s *Sim) cfMayWait() bool {
 			default:
 				return false
 			}
-			if r.Warmup != nil || r.Sync || r.Count.Int(&t.Frame) <= 0 {
+			if r.Warmup != nil || r.Sync || r.Count.Int(t.frame()) <= 0 {
 				return false
 			}
 			pc += 2 // past the loop's opRepeatNext, into its body
