@@ -74,8 +74,14 @@
 // bisection (net splitting: a net's pins on the side of its source form a
 // net from it, those on the other side one from outside, which every part
 // holding a pin receives), so that each even bisection is refined for
-// the exact volume it adds and twice as many tries are compared by it;
-// KWay then makes one run.
+// the exact volume it adds and twice as many tries are compared by it,
+// every other one bisecting the subgraph without its ghosts (where two
+// splits send the same, a 2-D block of matrix multiply into halves by
+// rows or by columns, the ghosts' even pull makes bisections that mix
+// the two); KWay then makes one run. On matrix multiply's exact nets it
+// finds the 2-D blocks' volume on 2, 4 and 8 parts
+// (TestKWayVolumeMatmulNets; before the tries without ghosts, 1.03 to
+// 1.06 times it on 8 parts of a 32 x 32 matrix, 1.09 on 64 x 64).
 //
 // A graph whose vertices and adjacency entries number under a million gets
 // two to four complete runs, the best kept (gpmetis makes one by default).
@@ -100,11 +106,7 @@
 //     for several values sends its VSize once to each part that any of its
 //     values goes to; Nets count each value's readers, but the bisection
 //     and the coarsening that find the initial partition still go by the
-//     graph's edges, and on matrix multiply's exact nets into 8 parts the
-//     volume is 1.04 times the 4 x 2 blocks' (32 x 32,
-//     TestKWayVolumeMatmulNets) and 1.09 times (64 x 64, the value-flow
-//     kernel): a block split a row uneven is patched with pieces of
-//     columns, which moving one vertex at a time cannot undo;
+//     graph's edges;
 //   - parts are not made connected: CommAnalyzer's third objective,
 //     connected value components per node (METIS's -contig), is left out,
 //     and a part may hold pieces of several components;
