@@ -689,10 +689,10 @@ func (b *boundary) remove(v int32) {
 // steered right by them. But where two splits send exactly as much (a
 // 2-D block into halves by rows or by columns: each cuts as many nets
 // from outside), their pull is even, and the bisections they guide
-// often mix the two, a staircase that sends more than either; the subgraph's
-// own edges, a rook's graph, have a least cut that is one or the other.
-// Tries with and without ghosts are compared by the exact volume, which
-// keeps whichever sends less.
+// often mix the two, a staircase that sends more than either; the
+// subgraph's own edges, a rook's graph, have a least cut that is one or
+// the other. Tries with and without ghosts are compared by the exact
+// volume, which keeps whichever sends less.
 func withoutGhosts(g *wgraph) *wgraph {
 	if g.label == nil {
 		return nil

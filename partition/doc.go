@@ -74,17 +74,21 @@
 // bisection (net splitting: a net's pins on the side of its source form a
 // net from it, those on the other side one from outside, which every part
 // holding a pin receives), so that each even bisection is refined for
-// the exact volume it adds and twice as many tries are compared by it,
-// every other one bisecting the subgraph without its ghosts (where two
-// splits send the same, a 2-D block of matrix multiply into halves by
-// rows or by columns, the ghosts' even pull makes bisections that mix
-// the two); KWay then makes one run. On matrix multiply's exact nets it
+// the exact volume it adds and up to twice as many tries are compared by
+// it, stopping once as many in a row as a bisection without nets makes
+// have found nothing better; every other try bisects the subgraph
+// without its ghosts (where two splits send the same, a 2-D block of
+// matrix multiply into halves by rows or by columns, the ghosts' even
+// pull makes bisections that mix the two). KWay then makes one run. On matrix multiply's exact nets it
 // finds the 2-D blocks' volume on 2, 4 and 8 parts
 // (TestKWayVolumeMatmulNets; before the tries without ghosts, 1.03 to
 // 1.06 times it on 8 parts of a 32 x 32 matrix, 1.09 on 64 x 64).
 //
 // A graph whose vertices and adjacency entries number under a million gets
 // two to four complete runs, the best kept (gpmetis makes one by default).
+// A graph without edges (and without nets with pins) has nothing to cut or
+// send: its vertices are packed by weight, heaviest first, each into the
+// lightest part.
 //
 // Graphs are in compressed sparse rows, as METIS takes them (Graph), built
 // from an edge list by FromEdges (or FromArcs, with directions) or read and

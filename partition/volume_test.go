@@ -344,6 +344,44 @@ func TestKWayVolumeMatmulNets(t *testing.T) {
 	}
 }
 
+// TestWithoutGhosts checks that withoutGhosts weighs exactly the edges of
+// a subgraph's ghosts at nothing, and finds no ghosts where there are
+// none.
+func TestWithoutGhosts(t *testing.T) {
+	g := newWGraph(withWeights(grid2D(6, 6), 5, 1, 3), Volume)
+	if withoutGhosts(g) != nil {
+		t.Error("the input graph has no ghosts, but withoutGhosts found some")
+	}
+	where := make([]int32, g.n)
+	for v := g.n / 2; v < g.n; v++ {
+		where[v] = 1
+	}
+	if plain, _ := split(g, where, false); withoutGhosts(plain) != nil {
+		t.Error("a subgraph split without ghosts has none, but withoutGhosts found some")
+	}
+	sub, _ := split(g, where, true)
+	u := withoutGhosts(sub)
+	if u == nil {
+		t.Fatal("a subgraph with ghosts: withoutGhosts found none")
+	}
+	zeroed := 0
+	for v := int32(0); int(v) < sub.n; v++ {
+		for p := sub.xadj[v]; p < sub.xadj[v+1]; p++ {
+			want := sub.ew(p)
+			if sub.label[v] < 0 || sub.label[sub.adj[p]] < 0 {
+				want = 0
+				zeroed++
+			}
+			if u.adj[p] != sub.adj[p] || u.ew(p) != want {
+				t.Fatalf("entry %d of vertex %d: neighbour %d weight %d, want %d weight %d", p, v, u.adj[p], u.ew(p), sub.adj[p], want)
+			}
+		}
+	}
+	if zeroed == 0 {
+		t.Error("no ghost edges in the subgraph")
+	}
+}
+
 func TestVolumeBadInput(t *testing.T) {
 	g := grid2D(4, 4)
 	bad := []struct {
