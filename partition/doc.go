@@ -138,8 +138,9 @@
 //     than before, 7.9 CPU seconds against 5.1 to 5.3 and 830 MB
 //     allocated against 695, and it sends 0.8% less
 //     (BenchmarkKWayVolume3DGrid1M -cpu 1 beside main's, one session);
-//     the value-flow estimate's partitions take 1.7 to 6.5 times the
-//     edge cut's time (docs/valueflow.md).
+//     the value-flow estimate's analysis takes 1.2 to 3.7 times the
+//     edge cut's time (1.7 to 6.5 before the stopping rule of exact
+//     bisections, edgeless packing and a 0.1% balance; docs/valueflow.md).
 //
 // It imports only the standard library.
 package partition
