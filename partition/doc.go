@@ -74,11 +74,21 @@
 // bisection (net splitting: a net's pins on the side of its source form a
 // net from it, those on the other side one from outside, which every part
 // holding a pin receives), so that each even bisection is refined for
-// the exact volume it adds and twice as many tries are compared by it;
-// KWay then makes one run.
+// the exact volume it adds and up to twice as many tries are compared by
+// it, stopping once as many in a row as a bisection without nets makes
+// have found nothing better; every other try bisects the subgraph
+// without its ghosts (where two splits send the same, a 2-D block of
+// matrix multiply into halves by rows or by columns, the ghosts' even
+// pull makes bisections that mix the two). KWay then makes one run. On matrix multiply's exact nets it
+// finds the 2-D blocks' volume on 2, 4 and 8 parts
+// (TestKWayVolumeMatmulNets; before the tries without ghosts, 1.03 to
+// 1.06 times it on 8 parts of a 32 x 32 matrix, 1.09 on 64 x 64).
 //
 // A graph whose vertices and adjacency entries number under a million gets
 // two to four complete runs, the best kept (gpmetis makes one by default).
+// A graph without edges (and without nets with pins) has nothing to cut or
+// send: its vertices are packed by weight, heaviest first, each into the
+// lightest part.
 //
 // Graphs are in compressed sparse rows, as METIS takes them (Graph), built
 // from an edge list by FromEdges (or FromArcs, with directions) or read and
@@ -100,11 +110,7 @@
 //     for several values sends its VSize once to each part that any of its
 //     values goes to; Nets count each value's readers, but the bisection
 //     and the coarsening that find the initial partition still go by the
-//     graph's edges, and on matrix multiply's exact nets into 8 parts the
-//     volume is 1.04 times the 4 x 2 blocks' (32 x 32,
-//     TestKWayVolumeMatmulNets) and 1.09 times (64 x 64, the value-flow
-//     kernel): a block split a row uneven is patched with pieces of
-//     columns, which moving one vertex at a time cannot undo;
+//     graph's edges;
 //   - parts are not made connected: CommAnalyzer's third objective,
 //     connected value components per node (METIS's -contig), is left out,
 //     and a part may hold pieces of several components;
@@ -132,8 +138,9 @@
 //     than before, 7.9 CPU seconds against 5.1 to 5.3 and 830 MB
 //     allocated against 695, and it sends 0.8% less
 //     (BenchmarkKWayVolume3DGrid1M -cpu 1 beside main's, one session);
-//     the value-flow estimate's partitions take 1.7 to 6.5 times the
-//     edge cut's time (docs/valueflow.md).
+//     the value-flow estimate's analysis takes 1.2 to 3.7 times the
+//     edge cut's time (1.7 to 6.5 before the stopping rule of exact
+//     bisections, edgeless packing and a 0.1% balance; docs/valueflow.md).
 //
 // It imports only the standard library.
 package partition

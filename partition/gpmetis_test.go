@@ -3,6 +3,7 @@ package partition
 import (
 	"bufio"
 	"cmp"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -111,6 +113,25 @@ func readPartFile(t testing.TB, file string, n int) []int32 {
 	return part
 }
 
+// kwaySeeds partitions g into k parts once per seed, the seeds
+// concurrently: KWay is a pure function of its arguments, and the
+// comparisons with gpmetis spend most of their time in it.
+func kwaySeeds(g *Graph, k int, opts Options, seeds []int) ([][]int32, []int64, error) {
+	parts, cuts, errs := make([][]int32, len(seeds)), make([]int64, len(seeds)), make([]error, len(seeds))
+	var wg sync.WaitGroup
+	for i, seed := range seeds {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			o := opts
+			o.Seed = uint64(seed)
+			parts[i], cuts[i], errs[i] = KWay(g, k, o)
+		}()
+	}
+	wg.Wait()
+	return parts, cuts, errors.Join(errs...)
+}
+
 // balanceOf is the heaviest part's weight over the average part weight.
 func balanceOf(g *Graph, part []int32, k int) float64 {
 	pw, tvw, _ := partWeights(g, k, part)
@@ -153,11 +174,12 @@ func TestQualityAgainstGpmetis(t *testing.T) {
 		for _, k := range tc.ks {
 			var cut, mcut float64
 			var bal, mbal, rowSingle float64
-			for _, seed := range seeds {
-				part, c, err := KWay(tc.g, k, Options{Imbalance: imb, Seed: uint64(seed)})
-				if err != nil {
-					t.Fatalf("%s k=%d: %v", tc.name, k, err)
-				}
+			parts, cuts, err := kwaySeeds(tc.g, k, Options{Imbalance: imb}, seeds)
+			if err != nil {
+				t.Fatalf("%s k=%d: %v", tc.name, k, err)
+			}
+			for i, seed := range seeds {
+				part, c := parts[i], cuts[i]
 				checkPartition(t, tc.g, k, part, c)
 				checkBalance(t, tc.g, k, part, 1+imb)
 				mpart, _, _ := runGpmetis(t, file, n, k, imb, seed)
@@ -230,11 +252,12 @@ func TestVolumeAgainstGpmetis(t *testing.T) {
 				continue
 			}
 			var vol, mvol, cut, mcut, bal float64
-			for _, seed := range seeds {
-				part, c, err := KWay(tc.g, k, Options{Imbalance: imb, Seed: uint64(seed), Objective: Volume})
-				if err != nil {
-					t.Fatalf("%s k=%d: %v", tc.name, k, err)
-				}
+			parts, cuts, err := kwaySeeds(tc.g, k, Options{Imbalance: imb, Objective: Volume}, seeds)
+			if err != nil {
+				t.Fatalf("%s k=%d: %v", tc.name, k, err)
+			}
+			for i, seed := range seeds {
+				part, c := parts[i], cuts[i]
 				checkPartition(t, tc.g, k, part, c)
 				checkBalance(t, tc.g, k, part, 1+imb)
 				mpart, _, _ := runGpmetis(t, file, n, k, imb, seed, "-objtype=vol")

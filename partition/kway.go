@@ -1,10 +1,12 @@
 package partition
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
 	"math/bits"
+	"slices"
 )
 
 // Options tunes KWay. The zero value gives METIS's defaults.
@@ -70,6 +72,10 @@ func KWay(g *Graph, k int, opts Options) (part []int32, cut int64, err error) {
 			part[v] = int32(v)
 		}
 		return part, g.Cut(part), nil
+	case len(g.Adj) == 0 && (g.Nets == nil || len(g.Nets.Pins) == 0):
+		// Nothing to cut and nothing to send: only the balance matters.
+		pack(g, k, part)
+		return part, 0, nil
 	}
 	r := &rng{s: opts.Seed}
 	wg := newWGraph(g, opts.Objective)
@@ -196,4 +202,34 @@ func kway(g *wgraph, k int, ub float64, obj Objective, r *rng, work *refineWork)
 		}
 	}
 	return s
+}
+
+// pack spreads the vertices of g over k parts by weight alone, heaviest
+// first, each to the lightest part (longest processing time first): no
+// part ends above the average by more than the heaviest vertex, and with
+// unit weights none above ceil(average). The multilevel scheme would get
+// there by coarsening and refining a graph with nothing to refine.
+func pack(g *Graph, k int, part []int32) {
+	order := make([]int32, len(part))
+	for v := range order {
+		order[v] = int32(v)
+	}
+	if g.VW != nil {
+		slices.SortStableFunc(order, func(a, b int32) int { return cmp.Compare(g.VW[b], g.VW[a]) })
+	}
+	light := newMaxHeap(k) // parts by negated weight: the lightest on top
+	pw := make([]int64, k)
+	for q := int32(0); int(q) < k; q++ {
+		light.insert(q, 0)
+	}
+	for _, v := range order {
+		q := light.vtx[0]
+		part[v] = q
+		if g.VW != nil {
+			pw[q] += g.VW[v]
+		} else {
+			pw[q]++
+		}
+		light.update(q, -float64(pw[q]))
+	}
 }

@@ -149,6 +149,45 @@ func TestKWayComponentsAndIsolatedVertices(t *testing.T) {
 	}
 }
 
+// TestKWayEdgeless partitions graphs without edges, weighted and not,
+// for both objectives: nothing is cut or sent, and the parts are as even
+// as packing the heaviest vertices first makes them. Nets without pins
+// change nothing; nets with pins are partitioned for their volume.
+func TestKWayEdgeless(t *testing.T) {
+	r := &rng{s: 5}
+	weighted := FromEdges(1000, nil)
+	weighted.VW = make([]int64, 1000)
+	for v := range weighted.VW {
+		weighted.VW[v] = 1 + int64(r.intn(50))
+	}
+	for _, obj := range []Objective{Cut, Volume} {
+		for _, g := range []*Graph{FromEdges(1001, nil), weighted} {
+			part, cut, err := KWay(g, 7, Options{Objective: obj})
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkPartition(t, g, 7, part, cut)
+			pw, tvw, maxvw := partWeights(g, 7, part)
+			if heaviest, avg := slices.Max(pw), float64(tvw)/7; float64(heaviest) > avg+float64(maxvw) || g.VW == nil && float64(heaviest) > math.Ceil(avg) {
+				t.Errorf("%v: parts %v; want none above the average %.1f plus the heaviest vertex %d, ceil(average) for unit weights", obj, pw, avg, maxvw)
+			}
+			if g.Volume(part) != 0 || cut != 0 {
+				t.Errorf("%v: volume %d, cut %d; want 0", obj, g.Volume(part), cut)
+			}
+		}
+	}
+	// Two vertices each reading the other's data: they share a part.
+	g := FromEdges(4, nil)
+	g.Nets = &Nets{Src: []int32{0, 1}, Ptr: []int32{0, 1, 2}, Pins: []int32{1, 0}, Cost: []int64{5, 5}}
+	part, _, err := KWay(g, 2, Options{Objective: Volume, Imbalance: 0.5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Volume(part) != 0 {
+		t.Errorf("nets without edges: partition %v sends %d, want 0", part, g.Volume(part))
+	}
+}
+
 func TestKWayZeroWeights(t *testing.T) {
 	g := grid2D(12, 12)
 	g.VW = make([]int64, g.N()) // no vertex weighs anything

@@ -317,18 +317,20 @@ func (vs *volState) gain(v int32, minpw, maxpw float64) (to int32, vg, cg int64)
 	for _, e := range h.inc[h.iptr[v]:h.iptr[v+1]] {
 		c, qe := h.cost[e], vs.srcPart(e)
 		total += c
-		if qe != a && vs.count(e, a) == 1 {
-			leave += c
-		}
 		if qe >= 0 {
 			vs.inb[qe] += c
 			vs.touch(qe)
 		}
 		for i := vs.off[e]; i < vs.off[e]+vs.nl[e]; i++ {
-			if q := vs.lpart[i]; q != qe {
-				vs.has[q] += c
-				vs.touch(q)
+			q := vs.lpart[i]
+			if q == qe {
+				continue
 			}
+			if q == a && vs.lcnt[i] == 1 {
+				leave += c // v is e's last pin in a
+			}
+			vs.has[q] += c
+			vs.touch(q)
 		}
 	}
 	own := func(q int32) int64 {

@@ -318,27 +318,67 @@ func TestKWayVolumeMatmul(t *testing.T) {
 
 // TestKWayVolumeMatmulNets partitions matrix multiply's value graph with
 // its exact nets (A(i, j) to row i, B(i, j) to column j): the Volume
-// objective must find the 2-D blocks' volume on 2 and 4 parts, and on 8
-// come within 1.1 times the 4 x 2 blocks'.
+// objective must find the 2-D blocks' volume on 2, 4 and 8 parts, on 8
+// with several seeds. Before bisections went without ghosts every other
+// try, 8 parts came 1.03 to 1.06 times the blocks' volume: the halves of
+// a block mixed rows and columns.
 func TestKWayVolumeMatmulNets(t *testing.T) {
 	const n = 32
 	g := matmulVCG(n)
 	g.Nets = matmulNets(n)
 	for _, tc := range []struct {
 		k, pr, pc int
-		within    float64
-	}{{2, 1, 2, 1}, {4, 2, 2, 1}, {8, 4, 2, 1.1}} {
-		part, cut, err := KWay(g, tc.k, Options{Seed: 1, Objective: Volume})
+		seed      uint64
+	}{{2, 1, 2, 1}, {4, 2, 2, 1}, {8, 4, 2, 1}, {8, 4, 2, 2}, {8, 4, 2, 3}} {
+		part, cut, err := KWay(g, tc.k, Options{Seed: tc.seed, Objective: Volume})
 		if err != nil {
 			t.Fatal(err)
 		}
 		checkPartition(t, g, tc.k, part, cut)
 		checkBalance(t, g, tc.k, part, 1+defaultImbalance)
 		vol, blocks := g.Volume(part), g.Volume(matmulBlocks(n, tc.pr, tc.pc))
-		t.Logf("matmul n=%d k=%d with nets: volume %d, %dx%d blocks %d", n, tc.k, vol, tc.pr, tc.pc, blocks)
-		if float64(vol) > tc.within*float64(blocks) {
-			t.Errorf("k=%d: volume %d, more than %.2f times the %dx%d blocks' %d", tc.k, vol, tc.within, tc.pr, tc.pc, blocks)
+		t.Logf("matmul n=%d k=%d seed %d with nets: volume %d, %dx%d blocks %d", n, tc.k, tc.seed, vol, tc.pr, tc.pc, blocks)
+		if vol > blocks {
+			t.Errorf("k=%d seed %d: volume %d, more than the %dx%d blocks' %d", tc.k, tc.seed, vol, tc.pr, tc.pc, blocks)
 		}
+	}
+}
+
+// TestWithoutGhosts checks that withoutGhosts weighs exactly the edges of
+// a subgraph's ghosts at nothing, and finds no ghosts where there are
+// none.
+func TestWithoutGhosts(t *testing.T) {
+	g := newWGraph(withWeights(grid2D(6, 6), 5, 1, 3), Volume)
+	if withoutGhosts(g) != nil {
+		t.Error("the input graph has no ghosts, but withoutGhosts found some")
+	}
+	where := make([]int32, g.n)
+	for v := g.n / 2; v < g.n; v++ {
+		where[v] = 1
+	}
+	if plain, _ := split(g, where, false); withoutGhosts(plain) != nil {
+		t.Error("a subgraph split without ghosts has none, but withoutGhosts found some")
+	}
+	sub, _ := split(g, where, true)
+	u := withoutGhosts(sub)
+	if u == nil {
+		t.Fatal("a subgraph with ghosts: withoutGhosts found none")
+	}
+	zeroed := 0
+	for v := int32(0); int(v) < sub.n; v++ {
+		for p := sub.xadj[v]; p < sub.xadj[v+1]; p++ {
+			want := sub.ew(p)
+			if sub.label[v] < 0 || sub.label[sub.adj[p]] < 0 {
+				want = 0
+				zeroed++
+			}
+			if u.adj[p] != sub.adj[p] || u.ew(p) != want {
+				t.Fatalf("entry %d of vertex %d: neighbour %d weight %d, want %d weight %d", p, v, u.adj[p], u.ew(p), sub.adj[p], want)
+			}
+		}
+	}
+	if zeroed == 0 {
+		t.Error("no ghost edges in the subgraph")
 	}
 }
 

@@ -13,39 +13,26 @@ import (
 // knownMisses are the kernels and task counts whose prediction is known to
 // miss the measured volume by more than 5%, with the cause. Each must
 // still miss: when one is fixed, the test fails until it leaves the list.
-// Those marked lower are legitimately so: the partition found sends less
-// than the hand-written decomposition, within the same 3% balance, and
-// the estimate counts what it would send (docs/valueflow.md shows the
-// decompositions); the test requires them to stay below the measurement.
-var knownMisses = map[string]struct {
-	why   string
-	lower bool
-}{
-	// Recursive bisection splits the 2 x 2 blocks into halves one at a
-	// time; where a block's halves come out a row uneven, the surplus is
-	// patched with pieces of columns, which send their column of B to a
-	// further task, and refinement, moving one vertex at a time, cannot
-	// trade the patch for a whole row.
-	"matmul/8": {why: "some 2-D blocks split unevenly and patched with pieces of columns"},
+// All are below the measurement, and legitimately so: the partition found
+// sends less than the hand-written decomposition, with tasks as evenly
+// loaded, and the estimate counts what it would send (docs/valueflow.md
+// shows the decompositions); the test requires them to stay below it.
+var knownMisses = map[string]string{
 	// The partitioner places the boundaries where fewer band entries
-	// cross than at multiples of n/P (38 a sweep on 2 tasks against 49),
-	// interleaving rows near them.
-	"spmv/2": {why: "sparser boundaries than the MPI version's block boundaries", lower: true},
-	"spmv/4": {why: "sparser boundaries than the MPI version's block boundaries", lower: true},
-	"spmv/8": {why: "sparser boundaries than the MPI version's block boundaries", lower: true},
-	// With a 5-point stencil a point on a staircase boundary sends to one
-	// task where a straight boundary's corner points are not needed at
-	// all: parts with slanted sides send less than rectangles.
-	"jacobi2d/8": {why: "parts with staircase sides send less than the MPI version's rectangles", lower: true},
+	// cross than at multiples of n/P (about 40 a sweep on 2 tasks
+	// against 49), interleaving rows near them.
+	"spmv/2": "sparser boundaries than the MPI version's block boundaries",
+	"spmv/4": "sparser boundaries than the MPI version's block boundaries",
+	"spmv/8": "sparser boundaries than the MPI version's block boundaries",
 }
 
 // predicted pins the estimates, total bytes, so that a change to the
 // frontend or the partitioner that moves any of them is seen, and this
 // table and docs/valueflow.md's are brought up to date.
 var predicted = map[string]int64{
-	"matmul/2": 32776, "matmul/4": 65560, "matmul/8": 142904,
-	"spmv/2": 3048, "spmv/4": 9144, "spmv/8": 21176,
-	"jacobi2d/2": 20488, "jacobi2d/4": 39224, "jacobi2d/8": 73816,
+	"matmul/2": 32776, "matmul/4": 65560, "matmul/8": 131128,
+	"spmv/2": 3248, "spmv/4": 9872, "spmv/8": 24072,
+	"jacobi2d/2": 20488, "jacobi2d/4": 39864, "jacobi2d/8": 81016,
 	"histogram/2": 10248, "histogram/4": 30744, "histogram/8": 71736,
 }
 
@@ -78,12 +65,12 @@ func TestAccuracyAgainstMPI(t *testing.T) {
 				t.Errorf("%s: predicted %d bytes, the table says %d: update it and docs/valueflow.md", key, r.TotalBytes, want)
 			}
 			note := ""
-			if miss, ok := knownMisses[key]; ok {
-				note = "  known miss: " + miss.why
+			if why, ok := knownMisses[key]; ok {
+				note = "  known miss: " + why
 				if acc >= 0.95 {
 					t.Errorf("%s: accuracy %.2f%%, no longer a miss: take it out of knownMisses", key, 100*acc)
 				}
-				if miss.lower && r.TotalBytes >= measured {
+				if r.TotalBytes >= measured {
 					t.Errorf("%s: predicted %d bytes, no longer below the measured %d", key, r.TotalBytes, measured)
 				}
 			} else {
