@@ -112,23 +112,33 @@ func TestCalibrateAndValidate(t *testing.T) {
 	}
 	dir := t.TempDir()
 	plat := filepath.Join(dir, "here.toml")
-	code, _, errOut := parley(t, "", "calibrate", "--max-size", "16KiB", "-o", plat)
-	if code != 0 {
-		t.Fatalf("calibrate: exit %d\n%s", code, errOut)
-	}
-	for _, stage := range []string{"ping-pong", "overheads", "trains", "compute"} {
-		if !strings.Contains(errOut, "  "+stage+": ") {
-			t.Errorf("calibrate did not report the %s stage:\n%s", stage, errOut)
-		}
-	}
-	p, err := netmodel.Load(plat)
-	if err != nil {
-		t.Fatal(err)
-	}
 	// Open MPI's rendezvous, 4 KiB on shared memory, is a break: the
-	// regime below it ends at S.
-	if n := len(p.Network.Regimes); n == 0 || p.Network.Regimes[n-1].UpTo != p.Network.Eager {
-		t.Errorf("regimes %+v: none ends at S = %d B", p.Network.Regimes, p.Network.Eager)
+	// regime below it ends at S. A machine busy with other work can hide
+	// the switch in one calibration (S is then the largest size, 16 KiB),
+	// so a second is allowed.
+	var p *netmodel.Platform
+	for attempt := 1; ; attempt++ {
+		code, _, errOut := parley(t, "", "calibrate", "--max-size", "16KiB", "-o", plat)
+		if code != 0 {
+			t.Fatalf("calibrate: exit %d\n%s", code, errOut)
+		}
+		for _, stage := range []string{"ping-pong", "overheads", "trains", "compute"} {
+			if !strings.Contains(errOut, "  "+stage+": ") {
+				t.Errorf("calibrate did not report the %s stage:\n%s", stage, errOut)
+			}
+		}
+		var err error
+		if p, err = netmodel.Load(plat); err != nil {
+			t.Fatal(err)
+		}
+		n := len(p.Network.Regimes)
+		if n > 0 && p.Network.Regimes[n-1].UpTo == p.Network.Eager {
+			break
+		}
+		if attempt == 2 {
+			t.Fatalf("regimes %+v: none ends at S = %d B, twice", p.Network.Regimes, p.Network.Eager)
+		}
+		t.Logf("calibration %d: regimes %+v: none ends at S = %d B; calibrating again", attempt, p.Network.Regimes, p.Network.Eager)
 	}
 	validate := func(tolerance, runs string) (int, string, string) {
 		return parley(t, "", "validate", "pingpong-latency.parley", "--tasks", "2", "--platform", plat, "--dir", dir,
