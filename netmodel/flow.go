@@ -151,6 +151,9 @@ func (f *FlowNet) Latency(a, b int64) Duration {
 	if a == b {
 		return 0
 	}
+	if sum, ok := f.topo.routeLatency(a, b); ok {
+		return f.factored(sum)
+	}
 	var buf [64]int32
 	route := f.topo.Route(a, b, f.hash(a, b), buf[:0])
 	return f.routeLatency(route)
@@ -161,6 +164,11 @@ func (f *FlowNet) routeLatency(route []int32) Duration {
 	for _, l := range route {
 		sum += f.lat[f.class(l)]
 	}
+	return f.factored(sum)
+}
+
+// factored applies the latency factor to a route's latency.
+func (f *FlowNet) factored(sum Duration) Duration {
 	return Duration(math.Round(float64(sum) * f.params.LatencyFactor))
 }
 

@@ -215,6 +215,9 @@ func (f *PacketNet) Latency(a, b int64) Duration {
 	if a == b {
 		return 0
 	}
+	if sum, ok := f.topo.routeLatency(a, b); ok {
+		return sum
+	}
 	var buf [64]int32
 	var sum Duration
 	for _, l := range f.topo.Route(a, b, f.hash(a, b, 0), buf[:0]) {
