@@ -1,6 +1,7 @@
 package netmodel
 
 import (
+	"cmp"
 	"math"
 	"slices"
 )
@@ -39,8 +40,14 @@ type FlowNet struct {
 	flows                  [][]flow // in chunks of flowChunk
 	nflows                 int32
 	free                   []int32
-	pending                flowHeap // flows by the time they start sharing or end
-	seq                    uint64   // orders flows that start at the same time
+	// pending holds each flow in flight at the time it starts sharing or
+	// ends, as many do at one picosecond in an SPMD program. A flow whose
+	// time changes leaves its old event behind, stale (see schedule);
+	// live counts each bucket's current events.
+	pending eventBuckets[flowEvent]
+	live    []int32
+	due     []dueFlow // scratch: the flows due at the current instant
+	seq     uint64    // orders flows that start at the same time
 
 	epoch   uint32  // marks a component's links and flows while it is refilled
 	changed []int32 // links whose flows changed at the current instant
@@ -113,6 +120,23 @@ type flow struct {
 	sharing   bool
 	mark      uint32
 	fixed     uint32 // the epoch in which its rate was last fixed
+	ver       uint32 // counts its events: only the latest is current
+	queued    int32  // 1 + the bucket of its current event; 0: none
+}
+
+// flowEvent is flow id's start or end in FlowNet.pending; it is stale
+// unless ver is the flow's.
+type flowEvent struct {
+	seq uint64
+	id  int32
+	ver uint32
+}
+
+// dueFlow is a flow due at the current instant, with its key (at, seq).
+type dueFlow struct {
+	at  Duration
+	seq uint64
+	id  int32
 }
 
 func (fl *flow) route() []int32 { return fl.path[:len(fl.path)/2] }
@@ -214,9 +238,9 @@ func (f *FlowNet) Send(at Duration, a, b int64, n int64, token int32) {
 	if f.params.TCPGamma > 0 && lat > 0 {
 		fl.bound = float64(f.params.TCPGamma) / (2 * float64(lat))
 	}
-	fl.at, fl.seq = at+lat, f.seq
+	fl.seq = f.seq
 	f.seq++
-	f.pending.set(id, fl.at, fl.seq)
+	f.schedule(id, fl, at+lat)
 	f.stats.Messages++
 	f.stats.Bytes += n
 	f.stats.Hops += int64(hops - 2)
@@ -228,10 +252,63 @@ func (f *FlowNet) Send(at Duration, a, b int64, n int64, token int32) {
 // Next returns the time of the model's next change (a flow starting to
 // share or ending), and false if no flow is in flight.
 func (f *FlowNet) Next() (Duration, bool) {
-	if len(f.pending.items) == 0 {
-		return 0, false
+	for {
+		at, ok := f.pending.first()
+		if !ok {
+			return 0, false
+		}
+		if b, _ := f.pending.front(); f.live[b] > 0 {
+			return at, true
+		}
+		f.pending.discard() // every event in it is stale
 	}
-	return f.pending.items[0].at, true
+}
+
+// schedule sets when flow id, fl, next starts sharing or ends. Its event
+// goes to at's bucket; one it had before is left where it is, stale, so
+// that moving a flow costs an append rather than a heap's reordering.
+func (f *FlowNet) schedule(id int32, fl *flow, at Duration) {
+	if fl.queued > 0 {
+		if fl.at == at {
+			return // a refill that left the flow's end where it was
+		}
+		f.live[fl.queued-1]--
+	}
+	fl.at = at
+	fl.ver++
+	b := f.pending.push(at, flowEvent{fl.seq, id, fl.ver})
+	for int(b) >= len(f.live) {
+		f.live = append(f.live, 0)
+	}
+	f.live[b]++
+	fl.queued = b + 1
+}
+
+// takeDue gathers in f.due the flows due by limit, in order of time and
+// then of sending, and takes them out of pending.
+func (f *FlowNet) takeDue(limit Duration) {
+	f.due = f.due[:0]
+	for {
+		at, ok := f.Next()
+		if !ok || at > limit {
+			break
+		}
+		b, events := f.pending.front()
+		for _, e := range events {
+			if fl := f.flow(e.id); fl.ver == e.ver {
+				f.due = append(f.due, dueFlow{at, e.seq, e.id})
+				fl.queued = 0
+			}
+		}
+		f.live[b] = 0
+		f.pending.discard()
+	}
+	slices.SortFunc(f.due, func(a, b dueFlow) int {
+		if a.at != b.at {
+			return cmp.Compare(a.at, b.at)
+		}
+		return cmp.Compare(a.seq, b.seq)
+	})
 }
 
 // Step brings the model to time now, which is Next's time: the flows due
@@ -242,8 +319,9 @@ func (f *FlowNet) Step(now Duration, done func(token int32)) {
 	f.changed = f.changed[:0]
 	f.done = f.done[:0]
 	f.later = f.later[:0]
-	for len(f.pending.items) > 0 && f.pending.items[0].at <= now+f.params.Precision {
-		id := f.pending.pop()
+	f.takeDue(now + f.params.Precision)
+	for _, d := range f.due {
+		id := d.id
 		fl := f.flow(id)
 		if !fl.sharing && fl.at > now {
 			f.later = append(f.later, id) // only ends are brought forward
@@ -278,7 +356,8 @@ func (f *FlowNet) Step(now Duration, done func(token int32)) {
 		f.free = append(f.free, id)
 	}
 	for _, id := range f.later {
-		f.pending.set(id, f.flow(id).at, f.flow(id).seq)
+		fl := f.flow(id)
+		f.schedule(id, fl, fl.at)
 	}
 	f.refill(now)
 	for _, tok := range f.done {
@@ -297,18 +376,22 @@ func (f *FlowNet) refill(now Duration) {
 		}
 		f.epoch++
 		f.stats.Refills++
-		f.component(l)
+		f.component(l, now)
 		f.stats.Refilled += int64(len(f.compF))
-		f.maxMin(now)
+		f.maxMin()
+		f.reschedule(now)
 	}
 }
 
 // component gathers in compF and compL the flows and links joined to link
-// l, marking them with the current epoch.
-func (f *FlowNet) component(l int32) {
+// l, marking them with the current epoch, and readies them for maxMin as
+// it goes, each flow's bytes sent until now taken off, so that the
+// component's links and flows are each read once before the filling.
+func (f *FlowNet) component(l int32, now Duration) {
 	f.compF, f.compL = f.compF[:0], f.compL[:0]
-	f.links[l].mark = f.epoch
-	f.compL = append(f.compL, l)
+	f.fill.items, f.caps.items = f.fill.items[:0], f.caps.items[:0]
+	windowed := f.params.TCPGamma > 0
+	f.join(l)
 	for i := 0; i < len(f.compL); i++ {
 		for _, id := range f.links[f.compL[i]].flows {
 			fl := f.flow(id)
@@ -317,24 +400,43 @@ func (f *FlowNet) component(l int32) {
 			}
 			fl.mark = f.epoch
 			f.compF = append(f.compF, id)
+			fl.remaining = max(fl.remaining-fl.rate*float64(now-fl.last), 0)
+			fl.last = now
+			// A flow bounded by its window is fixed at the bound when the
+			// bound is at or below every share it could get: a cap that
+			// wins ties (see maxMin).
+			if windowed && !math.IsInf(fl.bound, 1) {
+				f.caps.items = append(f.caps.items, flowCap{fl.bound, -1, id})
+			}
 			for _, l2 := range fl.route() {
-				if lk := &f.links[l2]; lk.mark != f.epoch {
-					lk.mark = f.epoch
-					f.compL = append(f.compL, l2)
+				if f.links[l2].mark != f.epoch {
+					f.join(l2)
 				}
 			}
 		}
 	}
 }
 
-// maxMin gives the component's flows their max-min fair rates by
-// progressive filling and reschedules their ends.
-func (f *FlowNet) maxMin(now Duration) {
-	for _, id := range f.compF {
-		fl := f.flow(id)
-		fl.remaining = max(fl.remaining-fl.rate*float64(now-fl.last), 0)
-		fl.last = now
+// join adds link l to the component: its whole bandwidth to give out, and
+// a cap or a place in the filling heap (see maxMin).
+func (f *FlowNet) join(l int32) {
+	lk := &f.links[l]
+	lk.mark = f.epoch
+	f.compL = append(f.compL, l)
+	lk.residual = f.bw[f.class(l)]
+	lk.unfixed = int32(len(lk.flows))
+	switch lk.unfixed {
+	case 0:
+	case 1:
+		f.caps.items = append(f.caps.items, flowCap{lk.residual, l, lk.flows[0]})
+	default:
+		f.fill.items = append(f.fill.items, linkEntry{lk.residual / float64(lk.unfixed), l})
 	}
+}
+
+// maxMin gives the component's flows their max-min fair rates by
+// progressive filling.
+func (f *FlowNet) maxMin() {
 	if len(f.compF) == 1 {
 		// The common case: a flow alone on its links goes at the
 		// slowest of them, or its bound.
@@ -343,7 +445,6 @@ func (f *FlowNet) maxMin(now Duration) {
 		for _, l := range fl.route() {
 			fl.rate = min(fl.rate, f.bw[f.class(l)])
 		}
-		f.reschedule(now)
 		return
 	}
 	// A link that one flow alone crosses is a cap on that flow, not a
@@ -355,30 +456,7 @@ func (f *FlowNet) maxMin(now Duration) {
 	// flows share, on a torus or a fat tree most of a route. Most caps
 	// are never reached (their flows are fixed first by a shared link), so
 	// they are heaped, not sorted.
-	f.fill.items = f.fill.items[:0]
-	caps := f.caps.items[:0]
-	for _, l := range f.compL {
-		lk := &f.links[l]
-		lk.residual = f.bw[f.class(l)]
-		lk.unfixed = int32(len(lk.flows))
-		switch lk.unfixed {
-		case 0:
-		case 1:
-			caps = append(caps, flowCap{lk.residual, l, lk.flows[0]})
-		default:
-			f.fill.push(l)
-		}
-	}
-	// A flow bounded by its window is fixed at the bound when the bound is
-	// at or below every share it could get: a cap that wins ties.
-	if f.params.TCPGamma > 0 {
-		for _, id := range f.compF {
-			if b := f.flow(id).bound; !math.IsInf(b, 1) {
-				caps = append(caps, flowCap{b, -1, id})
-			}
-		}
-	}
-	f.caps.items = caps
+	f.fill.init()
 	f.caps.init()
 	fix := func(id int32, rate float64) {
 		fl := f.flow(id)
@@ -390,11 +468,14 @@ func (f *FlowNet) maxMin(now Duration) {
 			}
 			lk.residual = max(lk.residual-rate, 0)
 			lk.unfixed--
-			f.fill.update(l)
+			f.fill.lower(l)
 		}
 	}
-	for len(f.fill.items) > 0 {
-		top := f.fill.items[0]
+	for {
+		top, ok := f.fill.least()
+		if !ok {
+			break
+		}
 		if c := f.caps.items; len(c) > 0 && c[0].before(top.share, top.link) {
 			if id := c[0].id; f.flow(id).fixed != f.epoch {
 				fix(id, c[0].rate)
@@ -409,7 +490,6 @@ func (f *FlowNet) maxMin(now Duration) {
 			}
 		}
 	}
-	f.reschedule(now)
 }
 
 // reschedule sets when each of the component's flows ends at its new rate.
@@ -422,8 +502,7 @@ func (f *FlowNet) reschedule(now Duration) {
 		} else {
 			d = MaxTime // a flow on a link with no bandwidth left never ends
 		}
-		fl.at = now + min(d, MaxTime)
-		f.pending.set(id, fl.at, fl.seq)
+		f.schedule(id, fl, now+min(d, MaxTime))
 	}
 }
 

@@ -190,23 +190,34 @@ func TestFlowComponents(t *testing.T) {
 }
 
 // TestLinkHeapShareDown lowers a link's share, as a floating-point
-// residual can come out an ulp below the share before: the heap must still
-// pop the links least share first.
+// residual can come out an ulp below the share before, raises another's
+// without telling the heap (its key is kept lazily) and leaves a third
+// with no unfixed flows: the heap must still hand out the links least
+// share first, each with its share, and skip the one with nothing to fix.
 func TestLinkHeapShareDown(t *testing.T) {
 	links := make([]flowLink, 7)
 	h := linkHeap{links: links}
 	for i := range links {
 		links[i].residual, links[i].unfixed = float64(10+i), 1
-		h.push(int32(i))
+		h.items = append(h.items, linkEntry{links[i].residual, int32(i)})
 	}
+	h.init()
 	links[6].residual = 5 // a leaf: its share falls below every other
-	h.update(6)
-	want := []int32{6, 0, 1, 2, 3, 4, 5}
+	h.lower(6)
+	links[0].residual = 20 // the top: its share rises past every other
+	h.lower(0)
+	links[3].unfixed = 0
+	h.lower(3)
+	want := []int32{6, 1, 2, 4, 5, 0}
 	for i, w := range want {
-		if got := h.items[0].link; got != w {
-			t.Fatalf("pop %d: link %d, want %d (shares %v)", i, got, w, h.items)
+		top, ok := h.least()
+		if !ok || top.link != w || top.share != links[w].residual {
+			t.Fatalf("pop %d: link %d at %v (%v), want %d at %v (heap %v)", i, top.link, top.share, ok, w, links[w].residual, h.items)
 		}
 		h.pop()
+	}
+	if top, ok := h.least(); ok {
+		t.Fatalf("after every link: %+v, want none", top)
 	}
 }
 

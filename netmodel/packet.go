@@ -92,7 +92,7 @@ type PacketNet struct {
 	msgs  []pktMsg
 	freeM []int32
 
-	events  eventBuckets
+	events  eventBuckets[pktEvent]
 	handler func(pktEvent) // f.handle, made once
 	now     Duration       // the time Step is at
 	seq     uint64         // orders packets queued at a link

@@ -1,17 +1,17 @@
 package netmodel
 
-// eventBuckets hands out the packet model's events in order of time and,
-// at equal times, in the order they were scheduled. Packets of SPMD
-// programs move in lock step, so many events share a time: events are kept
-// in buckets of one time each, in scheduling order, and only the buckets
-// sit in a heap. A small cache, indexed by a hash of the time, finds the
-// latest bucket of a time; on a miss (a time not seen, or evicted) a new
-// bucket opens, and the heap orders buckets of equal time by when they
-// opened, which is the order of their events: a push never goes to a
-// bucket older than the newest of its time.
-type eventBuckets struct {
+// eventBuckets hands out events (the packet model's, and the flow model's
+// starts and ends) in order of time and, at equal times, in the order they
+// were scheduled. SPMD programs move in lock step, so many events share a
+// time: events are kept in buckets of one time each, in scheduling order,
+// and only the buckets sit in a heap. A small cache, indexed by a hash of
+// the time, finds the latest bucket of a time; on a miss (a time not seen,
+// or evicted) a new bucket opens, and the heap orders buckets of equal
+// time by when they opened, which is the order of their events: a push
+// never goes to a bucket older than the newest of its time.
+type eventBuckets[E any] struct {
 	heap    []bucketSlot // 4-ary min-heap by (at, seq)
-	buckets [][]pktEvent
+	buckets [][]E
 	at      []Duration // by bucket: its time
 	free    []int32    // drained buckets, for reuse
 	cache   [bucketCache]int32
@@ -34,11 +34,12 @@ func cacheIndex(at Duration) int {
 	return int(uint64(at) * 0x9e3779b97f4a7c15 >> 55)
 }
 
-func (q *eventBuckets) push(at Duration, e pktEvent) {
+// push adds event e at time at and returns the bucket it went to.
+func (q *eventBuckets[E]) push(at Duration, e E) int32 {
 	c := &q.cache[cacheIndex(at)]
 	if b := *c - 1; b >= 0 && q.at[b] == at {
 		q.buckets[b] = append(q.buckets[b], e)
-		return
+		return b
 	}
 	var b int32
 	if k := len(q.free); k > 0 {
@@ -54,10 +55,11 @@ func (q *eventBuckets) push(at Duration, e pktEvent) {
 	*c = b + 1
 	q.up(bucketSlot{at, q.seq, b})
 	q.seq++
+	return b
 }
 
 // first returns the earliest pending time; false if none.
-func (q *eventBuckets) first() (Duration, bool) {
+func (q *eventBuckets[E]) first() (Duration, bool) {
 	if len(q.heap) == 0 {
 		return 0, false
 	}
@@ -66,11 +68,24 @@ func (q *eventBuckets) first() (Duration, bool) {
 
 // drain calls handle with each event of the first bucket, including those
 // pushed to it while it runs, then frees it.
-func (q *eventBuckets) drain(handle func(pktEvent)) {
+func (q *eventBuckets[E]) drain(handle func(E)) {
 	b := q.heap[0].b
 	for i := 0; i < len(q.buckets[b]); i++ {
 		handle(q.buckets[b][i])
 	}
+	q.discard()
+}
+
+// front returns the first bucket and its events, which stay valid until
+// the next push.
+func (q *eventBuckets[E]) front() (int32, []E) {
+	b := q.heap[0].b
+	return b, q.buckets[b]
+}
+
+// discard frees the first bucket, events and all.
+func (q *eventBuckets[E]) discard() {
+	b := q.heap[0].b
 	q.buckets[b] = q.buckets[b][:0]
 	if c := &q.cache[cacheIndex(q.at[b])]; *c == b+1 {
 		*c = 0
@@ -79,7 +94,7 @@ func (q *eventBuckets) drain(handle func(pktEvent)) {
 	q.pop()
 }
 
-func (q *eventBuckets) up(s bucketSlot) {
+func (q *eventBuckets[E]) up(s bucketSlot) {
 	i := len(q.heap)
 	q.heap = append(q.heap, s)
 	for i > 0 {
@@ -93,7 +108,7 @@ func (q *eventBuckets) up(s bucketSlot) {
 	q.heap[i] = s
 }
 
-func (q *eventBuckets) pop() {
+func (q *eventBuckets[E]) pop() {
 	last := len(q.heap) - 1
 	e := q.heap[last]
 	q.heap = q.heap[:last]
