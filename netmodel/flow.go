@@ -37,15 +37,13 @@ type FlowNet struct {
 	// a dragonfly's groups (see Topology.linkClass).
 	hostLinks, globalLinks int32
 	links                  []flowLink
-	flows                  [][]flow // in chunks of flowChunk
+	flows                  []*[flowChunk]flow
 	nflows                 int32
 	free                   []int32
-	// pending holds each flow in flight at the time it starts sharing or
-	// ends, as many do at one picosecond in an SPMD program. A flow whose
-	// time changes leaves its old event behind, stale (see schedule);
-	// live counts each bucket's current events.
-	pending eventBuckets[flowEvent]
-	live    []int32
+	// pending holds the id of each flow in flight at the time it starts
+	// sharing or ends, as many do at one picosecond in an SPMD program
+	// (see schedule).
+	pending eventBuckets[int32]
 	due     []dueFlow // scratch: the flows due at the current instant
 	seq     uint64    // orders flows that start at the same time
 
@@ -97,7 +95,7 @@ type NetStats struct {
 
 type flowLink struct {
 	flows []int32 // the flows sharing the link now
-	bytes int64   // every byte that crossed it
+	bytes int64   // the bytes of every flow that started sharing it
 	mark  uint32
 	// Progressive filling's state: the bandwidth not yet given out and the
 	// flows not yet fixed.
@@ -120,16 +118,8 @@ type flow struct {
 	sharing   bool
 	mark      uint32
 	fixed     uint32 // the epoch in which its rate was last fixed
-	ver       uint32 // counts its events: only the latest is current
-	queued    int32  // 1 + the bucket of its current event; 0: none
-}
-
-// flowEvent is flow id's start or end in FlowNet.pending; it is stale
-// unless ver is the flow's.
-type flowEvent struct {
-	seq uint64
-	id  int32
-	ver uint32
+	queued    int32  // 1 + the bucket of its event in pending; 0: none
+	qpos      int32  // the event's place in that bucket
 }
 
 // dueFlow is a flow due at the current instant, with its key (at, seq).
@@ -146,8 +136,8 @@ func (fl *flow) pos() []int32   { return fl.path[len(fl.path)/2:] }
 // growing slice, so that the flows cost what is in flight and never move.
 const flowChunk = 1 << 10
 
-// flow returns flow id.
-func (f *FlowNet) flow(id int32) *flow { return &f.flows[id/flowChunk][id%flowChunk] }
+// flow returns flow id. Its place within a chunk needs no bounds check.
+func (f *FlowNet) flow(id int32) *flow { return &f.flows[uint32(id)/flowChunk][uint32(id)%flowChunk] }
 
 // NewFlowNet makes the flow model of platform p, which must have a
 // topology. seed varies the per-flow hash of routings that spread flows
@@ -224,7 +214,7 @@ func (f *FlowNet) Send(at Duration, a, b int64, n int64, token int32) {
 	} else {
 		id = f.nflows
 		if int(id/flowChunk) == len(f.flows) {
-			f.flows = append(f.flows, make([]flow, flowChunk))
+			f.flows = append(f.flows, new([flowChunk]flow))
 		}
 		f.nflows++
 	}
@@ -244,9 +234,6 @@ func (f *FlowNet) Send(at Duration, a, b int64, n int64, token int32) {
 	f.stats.Messages++
 	f.stats.Bytes += n
 	f.stats.Hops += int64(hops - 2)
-	for _, l := range fl.route() {
-		f.links[l].bytes += n
-	}
 }
 
 // Next returns the time of the model's next change (a flow starting to
@@ -257,31 +244,29 @@ func (f *FlowNet) Next() (Duration, bool) {
 		if !ok {
 			return 0, false
 		}
-		if b, _ := f.pending.front(); f.live[b] > 0 {
+		if len(f.pending.front()) > 0 {
 			return at, true
 		}
-		f.pending.discard() // every event in it is stale
+		f.pending.discard() // its flows all moved to other times
 	}
 }
 
 // schedule sets when flow id, fl, next starts sharing or ends. Its event
-// goes to at's bucket; one it had before is left where it is, stale, so
-// that moving a flow costs an append rather than a heap's reordering.
+// goes to at's bucket, out of the one it was in, so that moving a flow
+// costs an append and a swap rather than a heap's reordering; the order
+// within a bucket is lost, and takeDue sorts.
 func (f *FlowNet) schedule(id int32, fl *flow, at Duration) {
 	if fl.queued > 0 {
 		if fl.at == at {
 			return // a refill that left the flow's end where it was
 		}
-		f.live[fl.queued-1]--
+		if moved, ok := f.pending.remove(fl.queued-1, fl.qpos); ok {
+			f.flow(moved).qpos = fl.qpos
+		}
 	}
 	fl.at = at
-	fl.ver++
-	b := f.pending.push(at, flowEvent{fl.seq, id, fl.ver})
-	for int(b) >= len(f.live) {
-		f.live = append(f.live, 0)
-	}
-	f.live[b]++
-	fl.queued = b + 1
+	b, i := f.pending.push(at, id)
+	fl.queued, fl.qpos = b+1, i
 }
 
 // takeDue gathers in f.due the flows due by limit, in order of time and
@@ -293,14 +278,11 @@ func (f *FlowNet) takeDue(limit Duration) {
 		if !ok || at > limit {
 			break
 		}
-		b, events := f.pending.front()
-		for _, e := range events {
-			if fl := f.flow(e.id); fl.ver == e.ver {
-				f.due = append(f.due, dueFlow{at, e.seq, e.id})
-				fl.queued = 0
-			}
+		for _, id := range f.pending.front() {
+			fl := f.flow(id)
+			f.due = append(f.due, dueFlow{at, fl.seq, id})
+			fl.queued = 0
 		}
-		f.live[b] = 0
 		f.pending.discard()
 	}
 	slices.SortFunc(f.due, func(a, b dueFlow) int {
@@ -330,8 +312,12 @@ func (f *FlowNet) Step(now Duration, done func(token int32)) {
 		if !fl.sharing && fl.remaining > 0 {
 			fl.sharing, fl.last = true, fl.at
 			pos := fl.pos()
+			// A flow's bytes count on its links as it starts, when they
+			// are read anyway: all of them, since they will cross.
+			n := int64(fl.remaining)
 			for i, l := range fl.route() {
 				lk := &f.links[l]
+				lk.bytes += n
 				pos[i] = int32(len(lk.flows))
 				lk.flows = append(lk.flows, id)
 				f.changed = append(f.changed, l)
@@ -391,7 +377,7 @@ func (f *FlowNet) component(l int32, now Duration) {
 	f.compF, f.compL = f.compF[:0], f.compL[:0]
 	f.fill.items, f.caps.items = f.fill.items[:0], f.caps.items[:0]
 	windowed := f.params.TCPGamma > 0
-	f.join(l)
+	f.join(l, f.links[l].flows[0])
 	for i := 0; i < len(f.compL); i++ {
 		for _, id := range f.links[f.compL[i]].flows {
 			fl := f.flow(id)
@@ -410,16 +396,17 @@ func (f *FlowNet) component(l int32, now Duration) {
 			}
 			for _, l2 := range fl.route() {
 				if f.links[l2].mark != f.epoch {
-					f.join(l2)
+					f.join(l2, id)
 				}
 			}
 		}
 	}
 }
 
-// join adds link l to the component: its whole bandwidth to give out, and
-// a cap or a place in the filling heap (see maxMin).
-func (f *FlowNet) join(l int32) {
+// join adds link l, which flow id crosses, to the component: its whole
+// bandwidth to give out, and a cap or a place in the filling heap (see
+// maxMin). A cap's flow is id, so the link's flows need not be read.
+func (f *FlowNet) join(l, id int32) {
 	lk := &f.links[l]
 	lk.mark = f.epoch
 	f.compL = append(f.compL, l)
@@ -428,7 +415,7 @@ func (f *FlowNet) join(l int32) {
 	switch lk.unfixed {
 	case 0:
 	case 1:
-		f.caps.items = append(f.caps.items, flowCap{lk.residual, l, lk.flows[0]})
+		f.caps.items = append(f.caps.items, flowCap{lk.residual, l, id})
 	default:
 		f.fill.items = append(f.fill.items, linkEntry{lk.residual / float64(lk.unfixed), l})
 	}
@@ -509,7 +496,8 @@ func (f *FlowNet) reschedule(now Duration) {
 // Stats returns the run's totals so far.
 func (f *FlowNet) Stats() NetStats { return f.stats }
 
-// LinkBytes returns the bytes that crossed each link so far, by link id.
+// LinkBytes returns the bytes that crossed each link so far, by link id:
+// a flow counts whole from when it starts sharing its links.
 func (f *FlowNet) LinkBytes() []int64 {
 	out := make([]int64, len(f.links))
 	for i := range f.links {

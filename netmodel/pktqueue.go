@@ -34,12 +34,13 @@ func cacheIndex(at Duration) int {
 	return int(uint64(at) * 0x9e3779b97f4a7c15 >> 55)
 }
 
-// push adds event e at time at and returns the bucket it went to.
-func (q *eventBuckets[E]) push(at Duration, e E) int32 {
+// push adds event e at time at and returns the bucket it went to and its
+// place there.
+func (q *eventBuckets[E]) push(at Duration, e E) (int32, int32) {
 	c := &q.cache[cacheIndex(at)]
 	if b := *c - 1; b >= 0 && q.at[b] == at {
 		q.buckets[b] = append(q.buckets[b], e)
-		return b
+		return b, int32(len(q.buckets[b]) - 1)
 	}
 	var b int32
 	if k := len(q.free); k > 0 {
@@ -55,7 +56,20 @@ func (q *eventBuckets[E]) push(at Duration, e E) int32 {
 	*c = b + 1
 	q.up(bucketSlot{at, q.seq, b})
 	q.seq++
-	return b
+	return b, int32(len(q.buckets[b]) - 1)
+}
+
+// remove takes event i out of bucket b, which must not have been
+// drained, by moving the bucket's last event into its place: the order of
+// the bucket's events is lost. It returns the event moved, if one was.
+// A bucket left empty stays in the heap until it comes first.
+func (q *eventBuckets[E]) remove(b, i int32) (E, bool) {
+	events := q.buckets[b]
+	last := int32(len(events) - 1)
+	moved := events[last]
+	events[i] = moved
+	q.buckets[b] = events[:last]
+	return moved, i != last
 }
 
 // first returns the earliest pending time; false if none.
@@ -76,11 +90,10 @@ func (q *eventBuckets[E]) drain(handle func(E)) {
 	q.discard()
 }
 
-// front returns the first bucket and its events, which stay valid until
-// the next push.
-func (q *eventBuckets[E]) front() (int32, []E) {
-	b := q.heap[0].b
-	return b, q.buckets[b]
+// front returns the first bucket's events, which stay valid until the
+// next push or remove.
+func (q *eventBuckets[E]) front() []E {
+	return q.buckets[q.heap[0].b]
 }
 
 // discard frees the first bucket, events and all.

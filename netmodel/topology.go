@@ -368,12 +368,14 @@ func (t *Topology) routeLatency(src, dst int64) (Duration, bool) {
 	var hops int64
 	switch t.Kind {
 	case Torus:
-		stride := int64(1)
 		for _, size := range t.Dims {
 			n := int64(size)
-			fwd := (dst/stride%n - src/stride%n + n) % n
+			fwd := dst%n - src%n
+			if fwd < 0 {
+				fwd += n
+			}
 			hops += min(fwd, n-fwd)
-			stride *= n
+			src, dst = src/n, dst/n
 		}
 	case FatTree:
 		k := int64(t.K)
@@ -393,10 +395,18 @@ func (t *Topology) torusRoute(src, dst, base int64, buf []int32) []int32 {
 	nd := int64(len(t.Dims))
 	cur := src // the router reached so far
 	stride := int64(1)
+	// qs and qd drop a coordinate of src and of dst per dimension: one
+	// division gives both the coordinate and the rest (cur agrees with
+	// src in the dimensions not yet routed).
+	qs, qd := src, dst
 	for d, size := range t.Dims {
 		n := int64(size)
-		a, b := cur/stride%n, dst/stride%n
-		fwd := (b - a + n) % n
+		a, b := qs%n, qd%n
+		qs, qd = qs/n, qd/n
+		fwd := b - a
+		if fwd < 0 {
+			fwd += n
+		}
 		// Each step moves cur by one stride along d, or back across the
 		// ring's wrap-around; the coordinate a follows without dividing.
 		step, wrap, steps, dir := stride, 1-n, fwd, int64(0)
