@@ -47,14 +47,19 @@ type FlowNet struct {
 	due     []dueFlow // scratch: the flows due at the current instant
 	seq     uint64    // orders flows that start at the same time
 
-	epoch   uint32  // marks a component's links and flows while it is refilled
-	changed []int32 // links whose flows changed at the current instant
-	compF   []int32 // scratch: the component's flows and links
-	compL   []int32
-	fill    linkHeap
-	caps    capHeap // scratch: the component's caps (see maxMin)
-	done    []int32 // tokens of the flows that ended at the current instant
-	later   []int32 // flows due to start within Precision of now, put back
+	epoch uint32 // marks a component's links and flows while it is refilled
+	// The marks, by link and by flow id, apart from the links and flows:
+	// the walk and the filling test them for every flow on a link, and
+	// these small arrays stay in cache where the structures would not.
+	linkMark []uint32
+	flowMark []flowMark
+	changed  []int32 // links whose flows changed at the current instant
+	compF    []int32 // scratch: the component's flows and links
+	compL    []int32
+	fill     linkHeap
+	caps     capHeap // scratch: the component's caps (see maxMin)
+	done     []int32 // tokens of the flows that ended at the current instant
+	later    []int32 // flows due to start within Precision of now, put back
 
 	stats NetStats
 }
@@ -96,7 +101,6 @@ type NetStats struct {
 type flowLink struct {
 	flows []int32 // the flows sharing the link now
 	bytes int64   // the bytes of every flow that started sharing it
-	mark  uint32
 	// Progressive filling's state: the bandwidth not yet given out and the
 	// flows not yet fixed.
 	residual float64
@@ -116,10 +120,8 @@ type flow struct {
 	seq       uint64
 	token     int32
 	sharing   bool
-	mark      uint32
-	fixed     uint32 // the epoch in which its rate was last fixed
-	queued    int32  // 1 + the bucket of its event in pending; 0: none
-	qpos      int32  // the event's place in that bucket
+	queued    int32 // 1 + the bucket of its event in pending; 0: none
+	qpos      int32 // the event's place in that bucket
 }
 
 // dueFlow is a flow due at the current instant, with its key (at, seq).
@@ -128,6 +130,10 @@ type dueFlow struct {
 	seq uint64
 	id  int32
 }
+
+// flowMark is the epochs in which a flow was last in a refilled component
+// and last had its rate fixed.
+type flowMark struct{ mark, fixed uint32 }
 
 func (fl *flow) route() []int32 { return fl.path[:len(fl.path)/2] }
 func (fl *flow) pos() []int32   { return fl.path[len(fl.path)/2:] }
@@ -149,6 +155,7 @@ func NewFlowNet(p *Platform, seed uint64) *FlowNet {
 	f.bw = []float64{perPs(t.HostBandwidth), perPs(t.Bandwidth), perPs(t.GlobalBandwidth)}
 	f.lat = []Duration{t.HostLatency, t.Latency, t.GlobalLatency}
 	f.links = make([]flowLink, t.LinkCount())
+	f.linkMark = make([]uint32, t.LinkCount())
 	f.hostLinks = int32(2 * t.NodeCount())
 	f.globalLinks = int32(t.LinkCount())
 	if t.Kind == Dragonfly {
@@ -215,6 +222,7 @@ func (f *FlowNet) Send(at Duration, a, b int64, n int64, token int32) {
 		id = f.nflows
 		if int(id/flowChunk) == len(f.flows) {
 			f.flows = append(f.flows, new([flowChunk]flow))
+			f.flowMark = append(f.flowMark, make([]flowMark, flowChunk)...)
 		}
 		f.nflows++
 	}
@@ -357,7 +365,7 @@ func (f *FlowNet) Step(now Duration, done func(token int32)) {
 func (f *FlowNet) refill(now Duration) {
 	first := f.epoch + 1
 	for _, l := range f.changed {
-		if f.links[l].mark >= first || len(f.links[l].flows) == 0 {
+		if f.linkMark[l] >= first || len(f.links[l].flows) == 0 {
 			continue // refilled already, or nothing to share
 		}
 		f.epoch++
@@ -380,11 +388,11 @@ func (f *FlowNet) component(l int32, now Duration) {
 	f.join(l, f.links[l].flows[0])
 	for i := 0; i < len(f.compL); i++ {
 		for _, id := range f.links[f.compL[i]].flows {
-			fl := f.flow(id)
-			if fl.mark == f.epoch {
+			if f.flowMark[id].mark == f.epoch {
 				continue
 			}
-			fl.mark = f.epoch
+			f.flowMark[id].mark = f.epoch
+			fl := f.flow(id)
 			f.compF = append(f.compF, id)
 			fl.remaining = max(fl.remaining-fl.rate*float64(now-fl.last), 0)
 			fl.last = now
@@ -395,7 +403,7 @@ func (f *FlowNet) component(l int32, now Duration) {
 				f.caps.items = append(f.caps.items, flowCap{fl.bound, -1, id})
 			}
 			for _, l2 := range fl.route() {
-				if f.links[l2].mark != f.epoch {
+				if f.linkMark[l2] != f.epoch {
 					f.join(l2, id)
 				}
 			}
@@ -408,7 +416,7 @@ func (f *FlowNet) component(l int32, now Duration) {
 // maxMin). A cap's flow is id, so the link's flows need not be read.
 func (f *FlowNet) join(l, id int32) {
 	lk := &f.links[l]
-	lk.mark = f.epoch
+	f.linkMark[l] = f.epoch
 	f.compL = append(f.compL, l)
 	lk.residual = f.bw[f.class(l)]
 	lk.unfixed = int32(len(lk.flows))
@@ -447,7 +455,7 @@ func (f *FlowNet) maxMin() {
 	f.caps.init()
 	fix := func(id int32, rate float64) {
 		fl := f.flow(id)
-		fl.rate, fl.fixed = rate, f.epoch
+		fl.rate, f.flowMark[id].fixed = rate, f.epoch
 		for _, l := range fl.route() {
 			lk := &f.links[l]
 			if len(lk.flows) == 1 {
@@ -464,7 +472,7 @@ func (f *FlowNet) maxMin() {
 			break
 		}
 		if c := f.caps.items; len(c) > 0 && c[0].before(top.share, top.link) {
-			if id := c[0].id; f.flow(id).fixed != f.epoch {
+			if id := c[0].id; f.flowMark[id].fixed != f.epoch {
 				fix(id, c[0].rate)
 			}
 			f.caps.pop()
@@ -472,7 +480,7 @@ func (f *FlowNet) maxMin() {
 		}
 		f.fill.pop()
 		for _, id := range f.links[top.link].flows {
-			if f.flow(id).fixed != f.epoch {
+			if f.flowMark[id].fixed != f.epoch {
 				fix(id, top.share)
 			}
 		}
