@@ -3,6 +3,7 @@ package netmodel
 import (
 	"cmp"
 	"math"
+	"math/bits"
 	"slices"
 )
 
@@ -45,6 +46,7 @@ type FlowNet struct {
 	// (see schedule).
 	pending eventBuckets[int32]
 	due     []dueFlow // scratch: the flows due at the current instant
+	dueTmp  []dueFlow // scratch for sorting them
 	seq     uint64    // orders flows that start at the same time
 
 	epoch uint32 // marks a component's links and flows while it is refilled
@@ -293,12 +295,52 @@ func (f *FlowNet) takeDue(limit Duration) {
 		}
 		f.pending.discard()
 	}
-	slices.SortFunc(f.due, func(a, b dueFlow) int {
-		if a.at != b.at {
-			return cmp.Compare(a.at, b.at)
+	// Buckets come in order of time: each time's flows need ordering by
+	// seq alone.
+	for i := 0; i < len(f.due); {
+		j := i + 1
+		for j < len(f.due) && f.due[j].at == f.due[i].at {
+			j++
 		}
-		return cmp.Compare(a.seq, b.seq)
-	})
+		f.dueTmp = sortBySeq(f.due[i:j], f.dueTmp)
+		i = j
+	}
+}
+
+// sortBySeq sorts flows by seq, which differ, with tmp as scratch, and
+// returns tmp for reuse: a radix sort, a byte of seq (less the least) at a
+// time, as an instant of an SPMD run has thousands of flows due, their
+// seqs a few tens of thousands apart.
+func sortBySeq(a, tmp []dueFlow) []dueFlow {
+	if len(a) < 64 {
+		slices.SortFunc(a, func(x, y dueFlow) int { return cmp.Compare(x.seq, y.seq) })
+		return tmp
+	}
+	lo, hi := a[0].seq, a[0].seq
+	for _, d := range a {
+		lo, hi = min(lo, d.seq), max(hi, d.seq)
+	}
+	tmp = slices.Grow(tmp[:0], len(a))[:len(a)]
+	src, dst := a, tmp
+	for shift := 0; shift < bits.Len64(hi-lo); shift += 8 {
+		var start [257]int // where each byte's flows go, from 1
+		for _, d := range src {
+			start[(d.seq-lo)>>shift&0xff+1]++
+		}
+		for i := 1; i < len(start); i++ {
+			start[i] += start[i-1]
+		}
+		for _, d := range src {
+			k := (d.seq - lo) >> shift & 0xff
+			dst[start[k]] = d
+			start[k]++
+		}
+		src, dst = dst, src
+	}
+	if &src[0] != &a[0] {
+		copy(a, src)
+	}
+	return tmp
 }
 
 // Step brings the model to time now, which is Next's time: the flows due

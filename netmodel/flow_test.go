@@ -1,8 +1,10 @@
 package netmodel
 
 import (
+	"cmp"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -323,4 +325,31 @@ func fillRates(f *FlowNet) map[int32]float64 {
 		}
 	}
 	return rate
+}
+
+// TestSortBySeq sorts flows by seq as slices.SortFunc does, over short
+// runs and long ones whose seqs span one byte or several.
+func TestSortBySeq(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 5))
+	var tmp []dueFlow
+	for _, c := range []struct {
+		n    int
+		span uint64
+	}{{0, 1}, {1, 1}, {10, 100}, {63, 1000}, {64, 64}, {200, 256}, {5000, 40000}, {3000, 1 << 40}} {
+		base := rng.Uint64N(1 << 50)
+		seqs := map[uint64]bool{}
+		var a []dueFlow
+		for len(a) < c.n {
+			if s := base + rng.Uint64N(c.span); !seqs[s] {
+				seqs[s] = true
+				a = append(a, dueFlow{at: 7, seq: s, id: int32(len(a))})
+			}
+		}
+		want := slices.Clone(a)
+		slices.SortFunc(want, func(x, y dueFlow) int { return cmp.Compare(x.seq, y.seq) })
+		tmp = sortBySeq(a, tmp)
+		if !slices.Equal(a, want) {
+			t.Fatalf("%d flows over %d seqs: sorted wrong", c.n, c.span)
+		}
+	}
 }
