@@ -107,7 +107,7 @@ type flowLink struct {
 	// flows not yet fixed.
 	residual float64
 	unfixed  int32
-	hpos     int32 // the link's place in the filling heap
+	key      float64 // the least key of its entries in the filling heap
 }
 
 type flow struct {
@@ -467,7 +467,8 @@ func (f *FlowNet) join(l, id int32) {
 	case 1:
 		f.caps.items = append(f.caps.items, flowCap{lk.residual, l, id})
 	default:
-		f.fill.items = append(f.fill.items, linkEntry{lk.residual / float64(lk.unfixed), l})
+		lk.key = lk.residual / float64(lk.unfixed)
+		f.fill.items = append(f.fill.items, linkEntry{lk.key, l})
 	}
 }
 
@@ -520,7 +521,7 @@ func (f *FlowNet) maxMin() {
 			f.caps.pop()
 			continue
 		}
-		f.fill.pop()
+		f.fill.take()
 		for _, id := range f.links[top.link].flows {
 			if f.flowMark[id].fixed != f.epoch {
 				fix(id, top.share)

@@ -192,31 +192,39 @@ func TestFlowComponents(t *testing.T) {
 }
 
 // TestLinkHeapShareDown lowers a link's share, as a floating-point
-// residual can come out an ulp below the share before, raises another's
-// without telling the heap (its key is kept lazily) and leaves a third
-// with no unfixed flows: the heap must still hand out the links least
-// share first, each with its share, and skip the one with nothing to fix.
+// residual can come out an ulp below the share before, then lowers it
+// again and raises it past every other, raises another's without telling
+// the heap (its key is kept lazily) and leaves a third with no unfixed
+// flows: the heap must still hand out each link once, least share first,
+// with its share, and skip the one with nothing to fix.
 func TestLinkHeapShareDown(t *testing.T) {
-	links := make([]flowLink, 7)
+	links := make([]flowLink, 8)
 	h := linkHeap{links: links}
 	for i := range links {
 		links[i].residual, links[i].unfixed = float64(10+i), 1
+		links[i].key = links[i].residual
 		h.items = append(h.items, linkEntry{links[i].residual, int32(i)})
 	}
 	h.init()
 	links[6].residual = 5 // a leaf: its share falls below every other
 	h.lower(6)
+	links[7].residual = 9
+	h.lower(7)
+	links[7].residual = 8 // and again
+	h.lower(7)
+	links[7].residual = 30 // then above every other: two stale entries
 	links[0].residual = 20 // the top: its share rises past every other
 	h.lower(0)
 	links[3].unfixed = 0
 	h.lower(3)
-	want := []int32{6, 1, 2, 4, 5, 0}
+	want := []int32{6, 1, 2, 4, 5, 0, 7}
 	for i, w := range want {
 		top, ok := h.least()
 		if !ok || top.link != w || top.share != links[w].residual {
 			t.Fatalf("pop %d: link %d at %v (%v), want %d at %v (heap %v)", i, top.link, top.share, ok, w, links[w].residual, h.items)
 		}
-		h.pop()
+		h.take()
+		links[w].unfixed = 0 // its flows are fixed
 	}
 	if top, ok := h.least(); ok {
 		t.Fatalf("after every link: %+v, want none", top)

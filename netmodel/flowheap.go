@@ -1,5 +1,7 @@
 package netmodel
 
+import "math"
+
 // The flow model's filling heaps, written out for their types: generic code
 // over pointer types would call the comparisons through a dictionary, and
 // these run for every flow that is fixed. Each entry holds its key, so
@@ -7,15 +9,17 @@ package netmodel
 // starts and ends in eventBuckets: see FlowNet.schedule.)
 
 // linkHeap orders a component's links by bandwidth left per unfixed flow,
-// then by id, during progressive filling; each link keeps its place in
-// flowLink.hpos. Keys are kept lazily: fixing a flow at the least share
-// mostly raises the shares of the other links on its route, and a link
-// whose share rose keeps its old key, a lower bound, until it comes to
-// the top (least); there it takes its share and sinks, and a link left
-// with no unfixed flows leaves. A share that fell (by an ulp, in floating
-// point) is applied at once (lower). So every key is at most its link's
-// share, the top's is its share, and links leave in order of (share, id)
-// as if every key were kept exact, for a fraction of the moves.
+// then by id, during progressive filling. Keys are kept lazily: fixing a
+// flow at the least share mostly raises the shares of the other links on
+// its route, and a link whose share rose keeps its old key, a lower bound,
+// until it comes to the top (least); there it takes its share and sinks,
+// and a link left with no unfixed flows leaves. A link whose share fell
+// below its key (by an ulp, in floating point) gets a second entry at its
+// share (lower); the first, stale, leaves when it comes to the top after
+// the link is taken. So every link has an entry at most its share, the
+// top's is its share, and links are taken in order of (share, id) as if
+// every key were kept exact, for a fraction of the moves and without
+// writing a link's place in the heap into the link at each move.
 type linkHeap struct {
 	items []linkEntry
 	links []flowLink
@@ -30,11 +34,9 @@ func (a *linkEntry) before(b *linkEntry) bool {
 	return a.share < b.share || a.share == b.share && a.link < b.link
 }
 
-// init orders items, each keyed by its link's share.
+// init orders items, each keyed by its link's share, which is also the
+// link's key.
 func (h *linkHeap) init() {
-	for i, e := range h.items {
-		h.links[e.link].hpos = int32(i)
-	}
 	for i := len(h.items)/2 - 1; i >= 0; i-- {
 		h.down(i)
 	}
@@ -54,36 +56,40 @@ func (h *linkHeap) least() (linkEntry, bool) {
 		if share == e.share {
 			return *e, true
 		}
-		e.share = share
+		e.share, lk.key = share, share
 		h.down(0)
 	}
 	return linkEntry{}, false
 }
 
-// pop removes the first link.
+// take removes the first link, least's, whose flows are then fixed: it
+// needs no entry again in this filling.
+func (h *linkHeap) take() {
+	h.links[h.items[0].link].key = math.Inf(-1)
+	h.pop()
+}
+
 func (h *linkHeap) pop() {
 	last := len(h.items) - 1
-	if last > 0 {
-		h.items[0] = h.items[last]
-		h.links[h.items[0].link].hpos = 0
-	}
+	h.items[0] = h.items[last]
 	h.items = h.items[:last]
 	if last > 0 {
 		h.down(0)
 	}
 }
 
-// lower moves link l up if its share fell below its key. A link not in
-// the heap, or left with no unfixed flows, is left alone.
+// lower gives link l, in the filling, an entry at its share if the share
+// fell below the least key it has. A link taken, or left with no unfixed
+// flows, is left alone.
 func (h *linkHeap) lower(l int32) {
 	lk := &h.links[l]
-	i := int(lk.hpos)
-	if i >= len(h.items) || h.items[i].link != l || lk.unfixed == 0 {
+	if lk.unfixed == 0 {
 		return
 	}
-	if share := lk.residual / float64(lk.unfixed); share < h.items[i].share {
-		h.items[i].share = share
-		h.up(i)
+	if share := lk.residual / float64(lk.unfixed); share < lk.key {
+		lk.key = share
+		h.items = append(h.items, linkEntry{share, l})
+		h.up(len(h.items) - 1)
 	}
 }
 
@@ -95,11 +101,9 @@ func (h *linkHeap) up(i int) {
 			break
 		}
 		h.items[i] = h.items[p]
-		h.links[h.items[i].link].hpos = int32(i)
 		i = p
 	}
 	h.items[i] = e
-	h.links[e.link].hpos = int32(i)
 }
 
 func (h *linkHeap) down(i int) {
@@ -117,11 +121,9 @@ func (h *linkHeap) down(i int) {
 			break
 		}
 		h.items[i] = h.items[c]
-		h.links[h.items[i].link].hpos = int32(i)
 		i = c
 	}
 	h.items[i] = e
-	h.links[e.link].hpos = int32(i)
 }
 
 // flowCap is a rate that one flow may not exceed during progressive
