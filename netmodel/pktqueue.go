@@ -16,6 +16,7 @@ type eventBuckets[E any] struct {
 	free    []int32    // drained buckets, for reuse
 	cache   [bucketCache]int32
 	seq     uint64
+	empty   int // buckets in the heap that remove left empty
 }
 
 const bucketCache = 1 << 9
@@ -39,6 +40,9 @@ func cacheIndex(at Duration) int {
 func (q *eventBuckets[E]) push(at Duration, e E) (int32, int32) {
 	c := &q.cache[cacheIndex(at)]
 	if b := *c - 1; b >= 0 && q.at[b] == at {
+		if len(q.buckets[b]) == 0 {
+			q.empty--
+		}
 		q.buckets[b] = append(q.buckets[b], e)
 		return b, int32(len(q.buckets[b]) - 1)
 	}
@@ -62,14 +66,37 @@ func (q *eventBuckets[E]) push(at Duration, e E) (int32, int32) {
 // remove takes event i out of bucket b, which must not have been
 // drained, by moving the bucket's last event into its place: the order of
 // the bucket's events is lost. It returns the event moved, if one was.
-// A bucket left empty stays in the heap until it comes first.
+// A bucket left empty stays in the heap until it comes first, or until
+// empty buckets are half the heap (when every event has a time of its
+// own, as a fat tree's flows do, most are), which then drops them all.
 func (q *eventBuckets[E]) remove(b, i int32) (E, bool) {
 	events := q.buckets[b]
 	last := int32(len(events) - 1)
 	moved := events[last]
 	events[i] = moved
 	q.buckets[b] = events[:last]
+	if last == 0 {
+		if q.empty++; q.empty > 32 && 2*q.empty > len(q.heap) {
+			q.dropEmpty()
+		}
+	}
 	return moved, i != last
+}
+
+// dropEmpty frees the empty buckets and reorders the rest.
+func (q *eventBuckets[E]) dropEmpty() {
+	kept := q.heap[:0]
+	for _, s := range q.heap {
+		if len(q.buckets[s.b]) > 0 {
+			kept = append(kept, s)
+		} else {
+			q.release(s.b)
+		}
+	}
+	q.heap, q.empty = kept, 0
+	for i := (len(q.heap) - 2) / 4; i >= 0; i-- {
+		q.down(i)
+	}
 }
 
 // first returns the earliest pending time; false if none.
@@ -99,12 +126,23 @@ func (q *eventBuckets[E]) front() []E {
 // discard frees the first bucket, events and all.
 func (q *eventBuckets[E]) discard() {
 	b := q.heap[0].b
+	if len(q.buckets[b]) == 0 {
+		q.empty--
+	}
+	q.release(b)
+	last := len(q.heap) - 1
+	q.heap[0] = q.heap[last]
+	q.heap = q.heap[:last]
+	q.down(0)
+}
+
+// release empties bucket b and puts it on the free list.
+func (q *eventBuckets[E]) release(b int32) {
 	q.buckets[b] = q.buckets[b][:0]
 	if c := &q.cache[cacheIndex(q.at[b])]; *c == b+1 {
 		*c = 0
 	}
 	q.free = append(q.free, b)
-	q.pop()
 }
 
 func (q *eventBuckets[E]) up(s bucketSlot) {
@@ -121,21 +159,19 @@ func (q *eventBuckets[E]) up(s bucketSlot) {
 	q.heap[i] = s
 }
 
-func (q *eventBuckets[E]) pop() {
-	last := len(q.heap) - 1
-	e := q.heap[last]
-	q.heap = q.heap[:last]
-	if last == 0 {
+func (q *eventBuckets[E]) down(i int) {
+	n := len(q.heap)
+	if i >= n {
 		return
 	}
-	i := 0
+	e := q.heap[i]
 	for {
 		c := 4*i + 1
-		if c >= last {
+		if c >= n {
 			break
 		}
 		m := c
-		for j := c + 1; j < c+4 && j < last; j++ {
+		for j := c + 1; j < c+4 && j < n; j++ {
 			if q.heap[j].before(&q.heap[m]) {
 				m = j
 			}

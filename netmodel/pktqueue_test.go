@@ -68,3 +68,36 @@ func TestFlowNextIsExact(t *testing.T) {
 		t.Fatalf("stats %+v: want 200 messages and a refill for each start at least", st)
 	}
 }
+
+// TestEventBucketsDropEmpty: when most events have moved out of buckets of
+// their own, the empty buckets are dropped and the rest still come out in
+// order of time; buckets are reused.
+func TestEventBucketsDropEmpty(t *testing.T) {
+	var q eventBuckets[int32]
+	type place struct{ b, i int32 }
+	places := map[int32]place{}
+	for e := range int32(200) {
+		b, i := q.push(Duration(1000-e), e)
+		places[e] = place{b, i}
+	}
+	for e := range int32(200) {
+		if e%10 != 0 {
+			q.remove(places[e].b, places[e].i)
+		}
+	}
+	if len(q.heap)-q.empty != 20 || q.empty > 32 && 2*q.empty > len(q.heap) || len(q.heap) > 100 {
+		t.Errorf("after 180 of 200 buckets emptied: %d in the heap, %d empty; want 20 full and the empty ones dropped", len(q.heap), q.empty)
+	}
+	var got []int32
+	for _, ok := q.first(); ok; _, ok = q.first() {
+		got = append(got, q.front()...)
+		q.discard()
+	}
+	want := []int32{190, 180, 170, 160, 150, 140, 130, 120, 110, 100, 90, 80, 70, 60, 50, 40, 30, 20, 10, 0}
+	if !slices.Equal(got, want) {
+		t.Errorf("events %v, want %v", got, want)
+	}
+	if q.empty != 0 || len(q.buckets) > 200 {
+		t.Errorf("after draining: %d empty, %d buckets made", q.empty, len(q.buckets))
+	}
+}
