@@ -116,7 +116,6 @@ type flow struct {
 	path      []int32
 	remaining float64 // bytes not yet sent as of last
 	rate      float64 // bytes per picosecond
-	bound     float64 // the rate's TCP window bound; +Inf: none
 	last      Duration
 	at        Duration // when the flow starts sharing, or ends once it has
 	seq       uint64
@@ -234,10 +233,6 @@ func (f *FlowNet) Send(at Duration, a, b int64, n int64, token int32) {
 	fl.path = slices.Grow(fl.path, hops)[:2*hops] // room for pos
 	lat := f.routeLatency(fl.route())
 	fl.remaining, fl.rate, fl.token, fl.sharing = float64(n), 0, token, false
-	fl.bound = math.Inf(1)
-	if f.params.TCPGamma > 0 && lat > 0 {
-		fl.bound = float64(f.params.TCPGamma) / (2 * float64(lat))
-	}
 	fl.seq = f.seq
 	f.seq++
 	f.schedule(id, fl, at+lat)
@@ -441,8 +436,10 @@ func (f *FlowNet) component(l int32, now Duration) {
 			// A flow bounded by its window is fixed at the bound when the
 			// bound is at or below every share it could get: a cap that
 			// wins ties (see maxMin).
-			if windowed && !math.IsInf(fl.bound, 1) {
-				f.caps.items = append(f.caps.items, flowCap{fl.bound, -1, id})
+			if windowed {
+				if b := f.bound(fl); !math.IsInf(b, 1) {
+					f.caps.items = append(f.caps.items, flowCap{b, -1, id})
+				}
 			}
 			for _, l2 := range fl.route() {
 				if f.linkMark[l2] != f.epoch {
@@ -479,7 +476,7 @@ func (f *FlowNet) maxMin() {
 		// The common case: a flow alone on its links goes at the
 		// slowest of them, or its bound.
 		fl := f.flow(f.compF[0])
-		fl.rate = fl.bound
+		fl.rate = f.bound(fl)
 		for _, l := range fl.route() {
 			fl.rate = min(fl.rate, f.bw[f.class(l)])
 		}
@@ -542,6 +539,18 @@ func (f *FlowNet) reschedule(now Duration) {
 		}
 		f.schedule(id, fl, now+min(d, MaxTime))
 	}
+}
+
+// bound returns the bound on flow fl's rate of its TCP window, tcp_gamma
+// over twice its route's latency; +Inf without a window. It is worked out
+// when needed rather than kept in every flow, most platforms having none.
+func (f *FlowNet) bound(fl *flow) float64 {
+	if f.params.TCPGamma > 0 {
+		if lat := f.routeLatency(fl.route()); lat > 0 {
+			return float64(f.params.TCPGamma) / (2 * float64(lat))
+		}
+	}
+	return math.Inf(1)
 }
 
 // Stats returns the run's totals so far.

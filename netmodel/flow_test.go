@@ -316,7 +316,7 @@ func fillRates(f *FlowNet) map[int32]float64 {
 		}
 		bid, bound := int32(-1), math.Inf(1)
 		for _, id := range flows {
-			if b := f.flow(id).bound; rate[id] < 0 && (b < bound || b == bound && id < bid) {
+			if b := f.bound(f.flow(id)); rate[id] < 0 && (b < bound || b == bound && id < bid) {
 				bid, bound = id, b
 			}
 		}
