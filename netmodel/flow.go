@@ -38,7 +38,7 @@ type FlowNet struct {
 	// a dragonfly's groups (see Topology.linkClass).
 	hostLinks, globalLinks int32
 	links                  []flowLink
-	flows                  []*[flowChunk]flow
+	flows                  []*flowChunkOf
 	nflows                 int32
 	free                   []int32
 	// pending holds the id of each flow in flight at the time it starts
@@ -47,14 +47,15 @@ type FlowNet struct {
 	pending eventBuckets[int32]
 	due     []dueFlow // scratch: the flows due at the current instant
 	dueTmp  []dueFlow // scratch for sorting them
+	dueEnds []int     // scratch: where each time's flows end in due
 	seq     uint64    // orders flows that start at the same time
 
 	epoch uint32 // marks a component's links and flows while it is refilled
-	// The marks, by link and by flow id, apart from the links and flows:
-	// the walk and the filling test them for every flow on a link, and
-	// these small arrays stay in cache where the structures would not.
+	// The marks, by link and by flow id (in the flows' chunks), apart
+	// from the links and flows: the walk and the filling test them for
+	// every flow on a link, and these small arrays stay in cache where the
+	// structures would not.
 	linkMark []uint32
-	flowMark []flowMark
 	changed  []int32 // links whose flows changed at the current instant
 	compF    []int32 // scratch: the component's flows and links
 	compL    []int32
@@ -125,9 +126,8 @@ type flow struct {
 	qpos      int32 // the event's place in that bucket
 }
 
-// dueFlow is a flow due at the current instant, with its key (at, seq).
+// dueFlow is a flow due at the current instant, with its seq.
 type dueFlow struct {
-	at  Duration
 	seq uint64
 	id  int32
 }
@@ -143,8 +143,21 @@ func (fl *flow) pos() []int32   { return fl.path[len(fl.path)/2:] }
 // growing slice, so that the flows cost what is in flight and never move.
 const flowChunk = 1 << 10
 
+// flowChunkOf is a chunk of flows and their marks.
+type flowChunkOf struct {
+	flows [flowChunk]flow
+	marks [flowChunk]flowMark
+}
+
 // flow returns flow id. Its place within a chunk needs no bounds check.
-func (f *FlowNet) flow(id int32) *flow { return &f.flows[uint32(id)/flowChunk][uint32(id)%flowChunk] }
+func (f *FlowNet) flow(id int32) *flow {
+	return &f.flows[uint32(id)/flowChunk].flows[uint32(id)%flowChunk]
+}
+
+// mark returns flow id's marks.
+func (f *FlowNet) mark(id int32) *flowMark {
+	return &f.flows[uint32(id)/flowChunk].marks[uint32(id)%flowChunk]
+}
 
 // NewFlowNet makes the flow model of platform p, which must have a
 // topology. seed varies the per-flow hash of routings that spread flows
@@ -222,8 +235,7 @@ func (f *FlowNet) Send(at Duration, a, b int64, n int64, token int32) {
 	} else {
 		id = f.nflows
 		if int(id/flowChunk) == len(f.flows) {
-			f.flows = append(f.flows, new([flowChunk]flow))
-			f.flowMark = append(f.flowMark, make([]flowMark, flowChunk)...)
+			f.flows = append(f.flows, new(flowChunkOf))
 		}
 		f.nflows++
 	}
@@ -277,28 +289,31 @@ func (f *FlowNet) schedule(id int32, fl *flow, at Duration) {
 // takeDue gathers in f.due the flows due by limit, in order of time and
 // then of sending, and takes them out of pending.
 func (f *FlowNet) takeDue(limit Duration) {
-	f.due = f.due[:0]
+	f.due, f.dueEnds = f.due[:0], f.dueEnds[:0]
+	last := Duration(-1)
 	for {
 		at, ok := f.Next()
 		if !ok || at > limit {
 			break
 		}
+		// Buckets come in order of time: each time's flows need ordering
+		// by seq alone.
+		if at != last && len(f.due) > 0 {
+			f.dueEnds = append(f.dueEnds, len(f.due))
+		}
+		last = at
 		for _, id := range f.pending.front() {
 			fl := f.flow(id)
-			f.due = append(f.due, dueFlow{at, fl.seq, id})
+			f.due = append(f.due, dueFlow{fl.seq, id})
 			fl.queued = 0
 		}
 		f.pending.discard()
 	}
-	// Buckets come in order of time: each time's flows need ordering by
-	// seq alone.
-	for i := 0; i < len(f.due); {
-		j := i + 1
-		for j < len(f.due) && f.due[j].at == f.due[i].at {
-			j++
-		}
-		f.dueTmp = sortBySeq(f.due[i:j], f.dueTmp)
-		i = j
+	f.dueEnds = append(f.dueEnds, len(f.due))
+	start := 0
+	for _, end := range f.dueEnds {
+		f.dueTmp = sortBySeq(f.due[start:end], f.dueTmp)
+		start = end
 	}
 }
 
@@ -425,10 +440,11 @@ func (f *FlowNet) component(l int32, now Duration) {
 	f.join(l, f.links[l].flows[0])
 	for i := 0; i < len(f.compL); i++ {
 		for _, id := range f.links[f.compL[i]].flows {
-			if f.flowMark[id].mark == f.epoch {
+			m := f.mark(id)
+			if m.mark == f.epoch {
 				continue
 			}
-			f.flowMark[id].mark = f.epoch
+			m.mark = f.epoch
 			fl := f.flow(id)
 			f.compF = append(f.compF, id)
 			fl.remaining = max(fl.remaining-fl.rate*float64(now-fl.last), 0)
@@ -495,7 +511,7 @@ func (f *FlowNet) maxMin() {
 	f.caps.init()
 	fix := func(id int32, rate float64) {
 		fl := f.flow(id)
-		fl.rate, f.flowMark[id].fixed = rate, f.epoch
+		fl.rate, f.mark(id).fixed = rate, f.epoch
 		for _, l := range fl.route() {
 			lk := &f.links[l]
 			if len(lk.flows) == 1 {
@@ -512,7 +528,7 @@ func (f *FlowNet) maxMin() {
 			break
 		}
 		if c := f.caps.items; len(c) > 0 && c[0].before(top.share, top.link) {
-			if id := c[0].id; f.flowMark[id].fixed != f.epoch {
+			if id := c[0].id; f.mark(id).fixed != f.epoch {
 				fix(id, c[0].rate)
 			}
 			f.caps.pop()
@@ -520,7 +536,7 @@ func (f *FlowNet) maxMin() {
 		}
 		f.fill.take()
 		for _, id := range f.links[top.link].flows {
-			if f.flowMark[id].fixed != f.epoch {
+			if f.mark(id).fixed != f.epoch {
 				fix(id, top.share)
 			}
 		}

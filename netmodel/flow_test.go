@@ -350,7 +350,7 @@ func TestSortBySeq(t *testing.T) {
 		for len(a) < c.n {
 			if s := base + rng.Uint64N(c.span); !seqs[s] {
 				seqs[s] = true
-				a = append(a, dueFlow{at: 7, seq: s, id: int32(len(a))})
+				a = append(a, dueFlow{seq: s, id: int32(len(a))})
 			}
 		}
 		want := slices.Clone(a)
