@@ -1,7 +1,9 @@
 package netmodel
 
 import (
+	"cmp"
 	"math"
+	"math/bits"
 	"slices"
 )
 
@@ -36,20 +38,31 @@ type FlowNet struct {
 	// a dragonfly's groups (see Topology.linkClass).
 	hostLinks, globalLinks int32
 	links                  []flowLink
-	flows                  [][]flow // in chunks of flowChunk
+	flows                  []*flowChunkOf
 	nflows                 int32
 	free                   []int32
-	pending                flowHeap // flows by the time they start sharing or end
-	seq                    uint64   // orders flows that start at the same time
+	// pending holds the id of each flow in flight at the time it starts
+	// sharing or ends, as many do at one picosecond in an SPMD program
+	// (see schedule).
+	pending eventBuckets[int32]
+	due     []dueFlow // scratch: the flows due at the current instant
+	dueTmp  []dueFlow // scratch for sorting them
+	dueEnds []int     // scratch: where each time's flows end in due
+	seq     uint64    // orders flows that start at the same time
 
-	epoch   uint32  // marks a component's links and flows while it is refilled
-	changed []int32 // links whose flows changed at the current instant
-	compF   []int32 // scratch: the component's flows and links
-	compL   []int32
-	fill    linkHeap
-	caps    capHeap // scratch: the component's caps (see maxMin)
-	done    []int32 // tokens of the flows that ended at the current instant
-	later   []int32 // flows due to start within Precision of now, put back
+	epoch uint32 // marks a component's links and flows while it is refilled
+	// The marks, by link and by flow id (in the flows' chunks), apart
+	// from the links and flows: the walk and the filling test them for
+	// every flow on a link, and these small arrays stay in cache where the
+	// structures would not.
+	linkMark []uint32
+	changed  []int32 // links whose flows changed at the current instant
+	compF    []int32 // scratch: the component's flows and links
+	compL    []int32
+	fill     linkHeap
+	caps     capHeap // scratch: the component's caps (see maxMin)
+	done     []int32 // tokens of the flows that ended at the current instant
+	later    []int32 // flows due to start within Precision of now, put back
 
 	stats NetStats
 }
@@ -90,13 +103,12 @@ type NetStats struct {
 
 type flowLink struct {
 	flows []int32 // the flows sharing the link now
-	bytes int64   // every byte that crossed it
-	mark  uint32
+	bytes int64   // the bytes of every flow that started sharing it
 	// Progressive filling's state: the bandwidth not yet given out and the
 	// flows not yet fixed.
 	residual float64
 	unfixed  int32
-	hpos     int32 // the link's place in the filling heap
+	key      float64 // the least key of its entries in the filling heap
 }
 
 type flow struct {
@@ -105,15 +117,24 @@ type flow struct {
 	path      []int32
 	remaining float64 // bytes not yet sent as of last
 	rate      float64 // bytes per picosecond
-	bound     float64 // the rate's TCP window bound; +Inf: none
 	last      Duration
 	at        Duration // when the flow starts sharing, or ends once it has
 	seq       uint64
 	token     int32
 	sharing   bool
-	mark      uint32
-	fixed     uint32 // the epoch in which its rate was last fixed
+	queued    int32 // 1 + the bucket of its event in pending; 0: none
+	qpos      int32 // the event's place in that bucket
 }
+
+// dueFlow is a flow due at the current instant, with its seq.
+type dueFlow struct {
+	seq uint64
+	id  int32
+}
+
+// flowMark is the epochs in which a flow was last in a refilled component
+// and last had its rate fixed.
+type flowMark struct{ mark, fixed uint32 }
 
 func (fl *flow) route() []int32 { return fl.path[:len(fl.path)/2] }
 func (fl *flow) pos() []int32   { return fl.path[len(fl.path)/2:] }
@@ -122,8 +143,21 @@ func (fl *flow) pos() []int32   { return fl.path[len(fl.path)/2:] }
 // growing slice, so that the flows cost what is in flight and never move.
 const flowChunk = 1 << 10
 
-// flow returns flow id.
-func (f *FlowNet) flow(id int32) *flow { return &f.flows[id/flowChunk][id%flowChunk] }
+// flowChunkOf is a chunk of flows and their marks.
+type flowChunkOf struct {
+	flows [flowChunk]flow
+	marks [flowChunk]flowMark
+}
+
+// flow returns flow id. Its place within a chunk needs no bounds check.
+func (f *FlowNet) flow(id int32) *flow {
+	return &f.flows[uint32(id)/flowChunk].flows[uint32(id)%flowChunk]
+}
+
+// mark returns flow id's marks.
+func (f *FlowNet) mark(id int32) *flowMark {
+	return &f.flows[uint32(id)/flowChunk].marks[uint32(id)%flowChunk]
+}
 
 // NewFlowNet makes the flow model of platform p, which must have a
 // topology. seed varies the per-flow hash of routings that spread flows
@@ -135,6 +169,7 @@ func NewFlowNet(p *Platform, seed uint64) *FlowNet {
 	f.bw = []float64{perPs(t.HostBandwidth), perPs(t.Bandwidth), perPs(t.GlobalBandwidth)}
 	f.lat = []Duration{t.HostLatency, t.Latency, t.GlobalLatency}
 	f.links = make([]flowLink, t.LinkCount())
+	f.linkMark = make([]uint32, t.LinkCount())
 	f.hostLinks = int32(2 * t.NodeCount())
 	f.globalLinks = int32(t.LinkCount())
 	if t.Kind == Dragonfly {
@@ -151,6 +186,9 @@ func (f *FlowNet) Latency(a, b int64) Duration {
 	if a == b {
 		return 0
 	}
+	if sum, ok := f.topo.routeLatency(a, b); ok {
+		return f.factored(sum)
+	}
 	var buf [64]int32
 	route := f.topo.Route(a, b, f.hash(a, b), buf[:0])
 	return f.routeLatency(route)
@@ -161,6 +199,11 @@ func (f *FlowNet) routeLatency(route []int32) Duration {
 	for _, l := range route {
 		sum += f.lat[f.class(l)]
 	}
+	return f.factored(sum)
+}
+
+// factored applies the latency factor to a route's latency.
+func (f *FlowNet) factored(sum Duration) Duration {
 	return Duration(math.Round(float64(sum) * f.params.LatencyFactor))
 }
 
@@ -192,7 +235,7 @@ func (f *FlowNet) Send(at Duration, a, b int64, n int64, token int32) {
 	} else {
 		id = f.nflows
 		if int(id/flowChunk) == len(f.flows) {
-			f.flows = append(f.flows, make([]flow, flowChunk))
+			f.flows = append(f.flows, new(flowChunkOf))
 		}
 		f.nflows++
 	}
@@ -202,28 +245,112 @@ func (f *FlowNet) Send(at Duration, a, b int64, n int64, token int32) {
 	fl.path = slices.Grow(fl.path, hops)[:2*hops] // room for pos
 	lat := f.routeLatency(fl.route())
 	fl.remaining, fl.rate, fl.token, fl.sharing = float64(n), 0, token, false
-	fl.bound = math.Inf(1)
-	if f.params.TCPGamma > 0 && lat > 0 {
-		fl.bound = float64(f.params.TCPGamma) / (2 * float64(lat))
-	}
-	fl.at, fl.seq = at+lat, f.seq
+	fl.seq = f.seq
 	f.seq++
-	f.pending.set(id, fl.at, fl.seq)
+	f.schedule(id, fl, at+lat)
 	f.stats.Messages++
 	f.stats.Bytes += n
 	f.stats.Hops += int64(hops - 2)
-	for _, l := range fl.route() {
-		f.links[l].bytes += n
-	}
 }
 
 // Next returns the time of the model's next change (a flow starting to
 // share or ending), and false if no flow is in flight.
 func (f *FlowNet) Next() (Duration, bool) {
-	if len(f.pending.items) == 0 {
-		return 0, false
+	for {
+		at, ok := f.pending.first()
+		if !ok {
+			return 0, false
+		}
+		if len(f.pending.front()) > 0 {
+			return at, true
+		}
+		f.pending.discard() // its flows all moved to other times
 	}
-	return f.pending.items[0].at, true
+}
+
+// schedule sets when flow id, fl, next starts sharing or ends. Its event
+// goes to at's bucket, out of the one it was in, so that moving a flow
+// costs an append and a swap rather than a heap's reordering; the order
+// within a bucket is lost, and takeDue sorts.
+func (f *FlowNet) schedule(id int32, fl *flow, at Duration) {
+	if fl.queued > 0 {
+		if fl.at == at {
+			return // a refill that left the flow's end where it was
+		}
+		if moved, ok := f.pending.remove(fl.queued-1, fl.qpos); ok {
+			f.flow(moved).qpos = fl.qpos
+		}
+	}
+	fl.at = at
+	b, i := f.pending.push(at, id)
+	fl.queued, fl.qpos = b+1, i
+}
+
+// takeDue gathers in f.due the flows due by limit, in order of time and
+// then of sending, and takes them out of pending.
+func (f *FlowNet) takeDue(limit Duration) {
+	f.due, f.dueEnds = f.due[:0], f.dueEnds[:0]
+	last := Duration(-1)
+	for {
+		at, ok := f.Next()
+		if !ok || at > limit {
+			break
+		}
+		// Buckets come in order of time: each time's flows need ordering
+		// by seq alone.
+		if at != last && len(f.due) > 0 {
+			f.dueEnds = append(f.dueEnds, len(f.due))
+		}
+		last = at
+		for _, id := range f.pending.front() {
+			fl := f.flow(id)
+			f.due = append(f.due, dueFlow{fl.seq, id})
+			fl.queued = 0
+		}
+		f.pending.discard()
+	}
+	f.dueEnds = append(f.dueEnds, len(f.due))
+	start := 0
+	for _, end := range f.dueEnds {
+		f.dueTmp = sortBySeq(f.due[start:end], f.dueTmp)
+		start = end
+	}
+}
+
+// sortBySeq sorts flows by seq, which differ, with tmp as scratch, and
+// returns tmp for reuse: a radix sort, a byte of seq (less the least) at a
+// time, as an instant of an SPMD run has thousands of flows due, their
+// seqs a few tens of thousands apart.
+func sortBySeq(a, tmp []dueFlow) []dueFlow {
+	if len(a) < 64 {
+		slices.SortFunc(a, func(x, y dueFlow) int { return cmp.Compare(x.seq, y.seq) })
+		return tmp
+	}
+	lo, hi := a[0].seq, a[0].seq
+	for _, d := range a {
+		lo, hi = min(lo, d.seq), max(hi, d.seq)
+	}
+	tmp = slices.Grow(tmp[:0], len(a))[:len(a)]
+	src, dst := a, tmp
+	for shift := 0; shift < bits.Len64(hi-lo); shift += 8 {
+		var start [257]int // where each byte's flows go, from 1
+		for _, d := range src {
+			start[(d.seq-lo)>>shift&0xff+1]++
+		}
+		for i := 1; i < len(start); i++ {
+			start[i] += start[i-1]
+		}
+		for _, d := range src {
+			k := (d.seq - lo) >> shift & 0xff
+			dst[start[k]] = d
+			start[k]++
+		}
+		src, dst = dst, src
+	}
+	if &src[0] != &a[0] {
+		copy(a, src)
+	}
+	return tmp
 }
 
 // Step brings the model to time now, which is Next's time: the flows due
@@ -234,8 +361,9 @@ func (f *FlowNet) Step(now Duration, done func(token int32)) {
 	f.changed = f.changed[:0]
 	f.done = f.done[:0]
 	f.later = f.later[:0]
-	for len(f.pending.items) > 0 && f.pending.items[0].at <= now+f.params.Precision {
-		id := f.pending.pop()
+	f.takeDue(now + f.params.Precision)
+	for _, d := range f.due {
+		id := d.id
 		fl := f.flow(id)
 		if !fl.sharing && fl.at > now {
 			f.later = append(f.later, id) // only ends are brought forward
@@ -244,8 +372,12 @@ func (f *FlowNet) Step(now Duration, done func(token int32)) {
 		if !fl.sharing && fl.remaining > 0 {
 			fl.sharing, fl.last = true, fl.at
 			pos := fl.pos()
+			// A flow's bytes count on its links as it starts, when they
+			// are read anyway: all of them, since they will cross.
+			n := int64(fl.remaining)
 			for i, l := range fl.route() {
 				lk := &f.links[l]
+				lk.bytes += n
 				pos[i] = int32(len(lk.flows))
 				lk.flows = append(lk.flows, id)
 				f.changed = append(f.changed, l)
@@ -270,7 +402,8 @@ func (f *FlowNet) Step(now Duration, done func(token int32)) {
 		f.free = append(f.free, id)
 	}
 	for _, id := range f.later {
-		f.pending.set(id, f.flow(id).at, f.flow(id).seq)
+		fl := f.flow(id)
+		f.schedule(id, fl, fl.at)
 	}
 	f.refill(now)
 	for _, tok := range f.done {
@@ -284,58 +417,85 @@ func (f *FlowNet) Step(now Duration, done func(token int32)) {
 func (f *FlowNet) refill(now Duration) {
 	first := f.epoch + 1
 	for _, l := range f.changed {
-		if f.links[l].mark >= first || len(f.links[l].flows) == 0 {
+		if f.linkMark[l] >= first || len(f.links[l].flows) == 0 {
 			continue // refilled already, or nothing to share
 		}
 		f.epoch++
 		f.stats.Refills++
-		f.component(l)
+		f.component(l, now)
 		f.stats.Refilled += int64(len(f.compF))
-		f.maxMin(now)
+		f.maxMin()
+		f.reschedule(now)
 	}
 }
 
 // component gathers in compF and compL the flows and links joined to link
-// l, marking them with the current epoch.
-func (f *FlowNet) component(l int32) {
+// l, marking them with the current epoch, and readies them for maxMin as
+// it goes, each flow's bytes sent until now taken off, so that the
+// component's links and flows are each read once before the filling.
+func (f *FlowNet) component(l int32, now Duration) {
 	f.compF, f.compL = f.compF[:0], f.compL[:0]
-	f.links[l].mark = f.epoch
-	f.compL = append(f.compL, l)
+	f.fill.items, f.caps.items = f.fill.items[:0], f.caps.items[:0]
+	windowed := f.params.TCPGamma > 0
+	f.join(l, f.links[l].flows[0])
 	for i := 0; i < len(f.compL); i++ {
 		for _, id := range f.links[f.compL[i]].flows {
-			fl := f.flow(id)
-			if fl.mark == f.epoch {
+			m := f.mark(id)
+			if m.mark == f.epoch {
 				continue
 			}
-			fl.mark = f.epoch
+			m.mark = f.epoch
+			fl := f.flow(id)
 			f.compF = append(f.compF, id)
+			fl.remaining = max(fl.remaining-fl.rate*float64(now-fl.last), 0)
+			fl.last = now
+			// A flow bounded by its window is fixed at the bound when the
+			// bound is at or below every share it could get: a cap that
+			// wins ties (see maxMin).
+			if windowed {
+				if b := f.bound(fl); !math.IsInf(b, 1) {
+					f.caps.items = append(f.caps.items, flowCap{b, -1, id})
+				}
+			}
 			for _, l2 := range fl.route() {
-				if lk := &f.links[l2]; lk.mark != f.epoch {
-					lk.mark = f.epoch
-					f.compL = append(f.compL, l2)
+				if f.linkMark[l2] != f.epoch {
+					f.join(l2, id)
 				}
 			}
 		}
 	}
 }
 
-// maxMin gives the component's flows their max-min fair rates by
-// progressive filling and reschedules their ends.
-func (f *FlowNet) maxMin(now Duration) {
-	for _, id := range f.compF {
-		fl := f.flow(id)
-		fl.remaining = max(fl.remaining-fl.rate*float64(now-fl.last), 0)
-		fl.last = now
+// join adds link l, which flow id crosses, to the component: its whole
+// bandwidth to give out, and a cap or a place in the filling heap (see
+// maxMin). A cap's flow is id, so the link's flows need not be read.
+func (f *FlowNet) join(l, id int32) {
+	lk := &f.links[l]
+	f.linkMark[l] = f.epoch
+	f.compL = append(f.compL, l)
+	lk.residual = f.bw[f.class(l)]
+	lk.unfixed = int32(len(lk.flows))
+	switch lk.unfixed {
+	case 0:
+	case 1:
+		f.caps.items = append(f.caps.items, flowCap{lk.residual, l, id})
+	default:
+		lk.key = lk.residual / float64(lk.unfixed)
+		f.fill.items = append(f.fill.items, linkEntry{lk.key, l})
 	}
+}
+
+// maxMin gives the component's flows their max-min fair rates by
+// progressive filling.
+func (f *FlowNet) maxMin() {
 	if len(f.compF) == 1 {
 		// The common case: a flow alone on its links goes at the
 		// slowest of them, or its bound.
 		fl := f.flow(f.compF[0])
-		fl.rate = fl.bound
+		fl.rate = f.bound(fl)
 		for _, l := range fl.route() {
 			fl.rate = min(fl.rate, f.bw[f.class(l)])
 		}
-		f.reschedule(now)
 		return
 	}
 	// A link that one flow alone crosses is a cap on that flow, not a
@@ -347,34 +507,11 @@ func (f *FlowNet) maxMin(now Duration) {
 	// flows share, on a torus or a fat tree most of a route. Most caps
 	// are never reached (their flows are fixed first by a shared link), so
 	// they are heaped, not sorted.
-	f.fill.items = f.fill.items[:0]
-	caps := f.caps.items[:0]
-	for _, l := range f.compL {
-		lk := &f.links[l]
-		lk.residual = f.bw[f.class(l)]
-		lk.unfixed = int32(len(lk.flows))
-		switch lk.unfixed {
-		case 0:
-		case 1:
-			caps = append(caps, flowCap{lk.residual, l, lk.flows[0]})
-		default:
-			f.fill.push(l)
-		}
-	}
-	// A flow bounded by its window is fixed at the bound when the bound is
-	// at or below every share it could get: a cap that wins ties.
-	if f.params.TCPGamma > 0 {
-		for _, id := range f.compF {
-			if b := f.flow(id).bound; !math.IsInf(b, 1) {
-				caps = append(caps, flowCap{b, -1, id})
-			}
-		}
-	}
-	f.caps.items = caps
+	f.fill.init()
 	f.caps.init()
 	fix := func(id int32, rate float64) {
 		fl := f.flow(id)
-		fl.rate, fl.fixed = rate, f.epoch
+		fl.rate, f.mark(id).fixed = rate, f.epoch
 		for _, l := range fl.route() {
 			lk := &f.links[l]
 			if len(lk.flows) == 1 {
@@ -382,26 +519,28 @@ func (f *FlowNet) maxMin(now Duration) {
 			}
 			lk.residual = max(lk.residual-rate, 0)
 			lk.unfixed--
-			f.fill.update(l)
+			f.fill.lower(l)
 		}
 	}
-	for len(f.fill.items) > 0 {
-		top := f.fill.items[0]
+	for {
+		top, ok := f.fill.least()
+		if !ok {
+			break
+		}
 		if c := f.caps.items; len(c) > 0 && c[0].before(top.share, top.link) {
-			if id := c[0].id; f.flow(id).fixed != f.epoch {
+			if id := c[0].id; f.mark(id).fixed != f.epoch {
 				fix(id, c[0].rate)
 			}
 			f.caps.pop()
 			continue
 		}
-		f.fill.pop()
+		f.fill.take()
 		for _, id := range f.links[top.link].flows {
-			if f.flow(id).fixed != f.epoch {
+			if f.mark(id).fixed != f.epoch {
 				fix(id, top.share)
 			}
 		}
 	}
-	f.reschedule(now)
 }
 
 // reschedule sets when each of the component's flows ends at its new rate.
@@ -414,15 +553,27 @@ func (f *FlowNet) reschedule(now Duration) {
 		} else {
 			d = MaxTime // a flow on a link with no bandwidth left never ends
 		}
-		fl.at = now + min(d, MaxTime)
-		f.pending.set(id, fl.at, fl.seq)
+		f.schedule(id, fl, now+min(d, MaxTime))
 	}
+}
+
+// bound returns the bound on flow fl's rate of its TCP window, tcp_gamma
+// over twice its route's latency; +Inf without a window. It is worked out
+// when needed rather than kept in every flow, most platforms having none.
+func (f *FlowNet) bound(fl *flow) float64 {
+	if f.params.TCPGamma > 0 {
+		if lat := f.routeLatency(fl.route()); lat > 0 {
+			return float64(f.params.TCPGamma) / (2 * float64(lat))
+		}
+	}
+	return math.Inf(1)
 }
 
 // Stats returns the run's totals so far.
 func (f *FlowNet) Stats() NetStats { return f.stats }
 
-// LinkBytes returns the bytes that crossed each link so far, by link id.
+// LinkBytes returns the bytes that crossed each link so far, by link id:
+// a flow counts whole from when it starts sharing its links.
 func (f *FlowNet) LinkBytes() []int64 {
 	out := make([]int64, len(f.links))
 	for i := range f.links {

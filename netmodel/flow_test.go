@@ -1,8 +1,10 @@
 package netmodel
 
 import (
+	"cmp"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -190,23 +192,42 @@ func TestFlowComponents(t *testing.T) {
 }
 
 // TestLinkHeapShareDown lowers a link's share, as a floating-point
-// residual can come out an ulp below the share before: the heap must still
-// pop the links least share first.
+// residual can come out an ulp below the share before, then lowers it
+// again and raises it past every other, raises another's without telling
+// the heap (its key is kept lazily) and leaves a third with no unfixed
+// flows: the heap must still hand out each link once, least share first,
+// with its share, and skip the one with nothing to fix.
 func TestLinkHeapShareDown(t *testing.T) {
-	links := make([]flowLink, 7)
+	links := make([]flowLink, 8)
 	h := linkHeap{links: links}
 	for i := range links {
 		links[i].residual, links[i].unfixed = float64(10+i), 1
-		h.push(int32(i))
+		links[i].key = links[i].residual
+		h.items = append(h.items, linkEntry{links[i].residual, int32(i)})
 	}
+	h.init()
 	links[6].residual = 5 // a leaf: its share falls below every other
-	h.update(6)
-	want := []int32{6, 0, 1, 2, 3, 4, 5}
+	h.lower(6)
+	links[7].residual = 9
+	h.lower(7)
+	links[7].residual = 8 // and again
+	h.lower(7)
+	links[7].residual = 30 // then above every other: two stale entries
+	links[0].residual = 20 // the top: its share rises past every other
+	h.lower(0)
+	links[3].unfixed = 0
+	h.lower(3)
+	want := []int32{6, 1, 2, 4, 5, 0, 7}
 	for i, w := range want {
-		if got := h.items[0].link; got != w {
-			t.Fatalf("pop %d: link %d, want %d (shares %v)", i, got, w, h.items)
+		top, ok := h.least()
+		if !ok || top.link != w || top.share != links[w].residual {
+			t.Fatalf("pop %d: link %d at %v (%v), want %d at %v (heap %v)", i, top.link, top.share, ok, w, links[w].residual, h.items)
 		}
-		h.pop()
+		h.take()
+		links[w].unfixed = 0 // its flows are fixed
+	}
+	if top, ok := h.least(); ok {
+		t.Fatalf("after every link: %+v, want none", top)
 	}
 }
 
@@ -295,7 +316,7 @@ func fillRates(f *FlowNet) map[int32]float64 {
 		}
 		bid, bound := int32(-1), math.Inf(1)
 		for _, id := range flows {
-			if b := f.flow(id).bound; rate[id] < 0 && (b < bound || b == bound && id < bid) {
+			if b := f.bound(f.flow(id)); rate[id] < 0 && (b < bound || b == bound && id < bid) {
 				bid, bound = id, b
 			}
 		}
@@ -312,4 +333,31 @@ func fillRates(f *FlowNet) map[int32]float64 {
 		}
 	}
 	return rate
+}
+
+// TestSortBySeq sorts flows by seq as slices.SortFunc does, over short
+// runs and long ones whose seqs span one byte or several.
+func TestSortBySeq(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 5))
+	var tmp []dueFlow
+	for _, c := range []struct {
+		n    int
+		span uint64
+	}{{0, 1}, {1, 1}, {10, 100}, {63, 1000}, {64, 64}, {200, 256}, {5000, 40000}, {3000, 1 << 40}} {
+		base := rng.Uint64N(1 << 50)
+		seqs := map[uint64]bool{}
+		var a []dueFlow
+		for len(a) < c.n {
+			if s := base + rng.Uint64N(c.span); !seqs[s] {
+				seqs[s] = true
+				a = append(a, dueFlow{seq: s, id: int32(len(a))})
+			}
+		}
+		want := slices.Clone(a)
+		slices.SortFunc(want, func(x, y dueFlow) int { return cmp.Compare(x.seq, y.seq) })
+		tmp = sortBySeq(a, tmp)
+		if !slices.Equal(a, want) {
+			t.Fatalf("%d flows over %d seqs: sorted wrong", c.n, c.span)
+		}
+	}
 }

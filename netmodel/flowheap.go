@@ -1,112 +1,25 @@
 package netmodel
 
-// The flow model's three heaps, written out for their types: generic code
+import "math"
+
+// The flow model's filling heaps, written out for their types: generic code
 // over pointer types would call the comparisons through a dictionary, and
-// these run for every flow that starts, ends or changes rate. Each entry
-// holds its key, so that comparisons stay within the heap's array.
-
-// flowHeap orders flows by (at, seq): when each starts sharing or ends.
-// It is 4-ary, shallower than binary for the same comparisons per level.
-type flowHeap struct {
-	items []flowEntry
-	idx   []int32 // by flow id: 1 + its place in items; 0: not in the heap
-}
-
-type flowEntry struct {
-	at  Duration
-	seq uint64
-	id  int32
-}
-
-func (a *flowEntry) before(b *flowEntry) bool {
-	return a.at < b.at || a.at == b.at && a.seq < b.seq
-}
-
-// set adds flow id with key (at, seq), or moves it there if it is in the
-// heap already.
-func (h *flowHeap) set(id int32, at Duration, seq uint64) {
-	for int(id) >= len(h.idx) {
-		h.idx = append(h.idx, 0)
-	}
-	e := flowEntry{at, seq, id}
-	if p := h.idx[id]; p > 0 {
-		i := int(p - 1)
-		old := h.items[i]
-		if old == e {
-			return // a refill that left the flow's end where it was
-		}
-		h.items[i] = e
-		if e.before(&old) {
-			h.up(i)
-		} else {
-			h.down(i)
-		}
-		return
-	}
-	h.items = append(h.items, e)
-	h.idx[id] = int32(len(h.items))
-	h.up(len(h.items) - 1)
-}
-
-// pop removes the first flow and returns its id.
-func (h *flowHeap) pop() int32 {
-	id := h.items[0].id
-	h.idx[id] = 0
-	last := len(h.items) - 1
-	if last > 0 {
-		h.items[0] = h.items[last]
-		h.idx[h.items[0].id] = 1
-	}
-	h.items = h.items[:last]
-	if last > 0 {
-		h.down(0)
-	}
-	return id
-}
-
-func (h *flowHeap) up(i int) {
-	e := h.items[i]
-	for i > 0 {
-		p := (i - 1) / 4
-		if !e.before(&h.items[p]) {
-			break
-		}
-		h.items[i] = h.items[p]
-		h.idx[h.items[i].id] = int32(i + 1)
-		i = p
-	}
-	h.items[i] = e
-	h.idx[e.id] = int32(i + 1)
-}
-
-func (h *flowHeap) down(i int) {
-	e := h.items[i]
-	n := len(h.items)
-	for {
-		first := 4*i + 1
-		if first >= n {
-			break
-		}
-		m := first
-		for c := first + 1; c < first+4 && c < n; c++ {
-			if h.items[c].before(&h.items[m]) {
-				m = c
-			}
-		}
-		if !h.items[m].before(&e) {
-			break
-		}
-		h.items[i] = h.items[m]
-		h.idx[h.items[i].id] = int32(i + 1)
-		i = m
-	}
-	h.items[i] = e
-	h.idx[e.id] = int32(i + 1)
-}
+// these run for every flow that is fixed. Each entry holds its key, so
+// that comparisons stay within the heap's array. (Flows wait for their
+// starts and ends in eventBuckets: see FlowNet.schedule.)
 
 // linkHeap orders a component's links by bandwidth left per unfixed flow,
-// then by id, during progressive filling; each link keeps its place in
-// flowLink.hpos.
+// then by id, during progressive filling. Keys are kept lazily: fixing a
+// flow at the least share mostly raises the shares of the other links on
+// its route, and a link whose share rose keeps its old key, a lower bound,
+// until it comes to the top (least); there it takes its share and sinks,
+// and a link left with no unfixed flows leaves. A link whose share fell
+// below its key (by an ulp, in floating point) gets a second entry at its
+// share (lower); the first, stale, leaves when it comes to the top after
+// the link is taken. So every link has an entry at most its share, the
+// top's is its share, and links are taken in order of (share, id) as if
+// every key were kept exact, for a fraction of the moves and without
+// writing a link's place in the heap into the link at each move.
 type linkHeap struct {
 	items []linkEntry
 	links []flowLink
@@ -121,49 +34,63 @@ func (a *linkEntry) before(b *linkEntry) bool {
 	return a.share < b.share || a.share == b.share && a.link < b.link
 }
 
-func (h *linkHeap) push(l int32) {
-	lk := &h.links[l]
-	h.items = append(h.items, linkEntry{lk.residual / float64(lk.unfixed), l})
-	h.up(len(h.items) - 1)
-}
-
-// pop removes the first link.
-func (h *linkHeap) pop() {
-	h.remove(0)
-}
-
-func (h *linkHeap) remove(i int) {
-	last := len(h.items) - 1
-	if i != last {
-		h.items[i] = h.items[last]
-		h.links[h.items[i].link].hpos = int32(i)
-	}
-	h.items = h.items[:last]
-	if i != last {
+// init orders items, each keyed by its link's share, which is also the
+// link's key.
+func (h *linkHeap) init() {
+	for i := len(h.items)/2 - 1; i >= 0; i-- {
 		h.down(i)
-		h.up(i)
 	}
 }
 
-// update moves link l after its share changed, and removes it once it has
-// no unfixed flows. A link not in the heap (its flows all fixed) is left
-// alone.
-func (h *linkHeap) update(l int32) {
+// least returns the link with the least share that has unfixed flows, its
+// key brought up to date; false if none is left.
+func (h *linkHeap) least() (linkEntry, bool) {
+	for len(h.items) > 0 {
+		e := &h.items[0]
+		lk := &h.links[e.link]
+		if lk.unfixed == 0 {
+			h.pop()
+			continue
+		}
+		share := lk.residual / float64(lk.unfixed)
+		if share == e.share {
+			return *e, true
+		}
+		e.share, lk.key = share, share
+		h.down(0)
+	}
+	return linkEntry{}, false
+}
+
+// take removes the first link, least's, whose flows are then fixed: it
+// needs no entry again in this filling.
+func (h *linkHeap) take() {
+	h.links[h.items[0].link].key = math.Inf(-1)
+	h.pop()
+}
+
+func (h *linkHeap) pop() {
+	last := len(h.items) - 1
+	h.items[0] = h.items[last]
+	h.items = h.items[:last]
+	if last > 0 {
+		h.down(0)
+	}
+}
+
+// lower gives link l, in the filling, an entry at its share if the share
+// fell below the least key it has. A link taken, or left with no unfixed
+// flows, is left alone.
+func (h *linkHeap) lower(l int32) {
 	lk := &h.links[l]
-	i := int(lk.hpos)
-	if i >= len(h.items) || h.items[i].link != l {
-		return
-	}
 	if lk.unfixed == 0 {
-		h.remove(i)
 		return
 	}
-	// Fixing a flow at or below the least share raises the others', but
-	// in floating point a share can also come out an ulp lower: the link
-	// may have to move either way, or the heap no longer pops the least.
-	h.items[i].share = lk.residual / float64(lk.unfixed)
-	h.down(i)
-	h.up(int(lk.hpos))
+	if share := lk.residual / float64(lk.unfixed); share < lk.key {
+		lk.key = share
+		h.items = append(h.items, linkEntry{share, l})
+		h.up(len(h.items) - 1)
+	}
 }
 
 func (h *linkHeap) up(i int) {
@@ -174,11 +101,9 @@ func (h *linkHeap) up(i int) {
 			break
 		}
 		h.items[i] = h.items[p]
-		h.links[h.items[i].link].hpos = int32(i)
 		i = p
 	}
 	h.items[i] = e
-	h.links[e.link].hpos = int32(i)
 }
 
 func (h *linkHeap) down(i int) {
@@ -196,11 +121,9 @@ func (h *linkHeap) down(i int) {
 			break
 		}
 		h.items[i] = h.items[c]
-		h.links[h.items[i].link].hpos = int32(i)
 		i = c
 	}
 	h.items[i] = e
-	h.links[e.link].hpos = int32(i)
 }
 
 // flowCap is a rate that one flow may not exceed during progressive

@@ -85,14 +85,14 @@ type PacketNet struct {
 	queues  []pktQueue // by link*nvc + vc: packets waiting to start on the link
 	credits []int64    // by link*nvc + vc: bytes free in the buffer at the link's far end
 
-	pkts  [][]packet // in chunks of flowChunk, as FlowNet's flows
-	own   [][]int32  // by packet: its own route buffer, where routing has a choice
+	pkts  []*[flowChunk]packet // in chunks, as FlowNet's flows
+	own   [][]int32            // by packet: its own route buffer, where routing has a choice
 	npkts int32
 	free  []int32
 	msgs  []pktMsg
 	freeM []int32
 
-	events  eventBuckets
+	events  eventBuckets[pktEvent]
 	handler func(pktEvent) // f.handle, made once
 	now     Duration       // the time Step is at
 	seq     uint64         // orders packets queued at a link
@@ -207,13 +207,18 @@ func (f *PacketNet) class(l int32) uint8 {
 	return localLink
 }
 
-func (f *PacketNet) pkt(id int32) *packet { return &f.pkts[id/flowChunk][id%flowChunk] }
+func (f *PacketNet) pkt(id int32) *packet {
+	return &f.pkts[uint32(id)/flowChunk][uint32(id)%flowChunk]
+}
 
 // Latency returns the route latency from node a to node b: what a control
 // message (no bytes) takes. It is 0 from a node to itself.
 func (f *PacketNet) Latency(a, b int64) Duration {
 	if a == b {
 		return 0
+	}
+	if sum, ok := f.topo.routeLatency(a, b); ok {
+		return sum
 	}
 	var buf [64]int32
 	var sum Duration
@@ -286,7 +291,7 @@ func (f *PacketNet) newPacket() int32 {
 	}
 	id := f.npkts
 	if int(id/flowChunk) == len(f.pkts) {
-		f.pkts = append(f.pkts, make([]packet, flowChunk))
+		f.pkts = append(f.pkts, new([flowChunk]packet))
 	}
 	f.own = append(f.own, nil)
 	f.npkts++

@@ -357,6 +357,37 @@ func (t *Topology) Route(src, dst int64, hash uint64, buf []int32) []int32 {
 	return append(buf, int32(2*dst+1))
 }
 
+// routeLatency returns the sum of the latencies of the links a message
+// crosses from node src to node dst (src != dst), and false where it
+// depends on the route hashed (a dragonfly's mix of local and global
+// links): a star's, a torus's and a fat tree's routes cross two host
+// links and hops links between switches, and only the hop count needs
+// working out. Control messages ask for it once or twice per message, so
+// it does not build the route.
+func (t *Topology) routeLatency(src, dst int64) (Duration, bool) {
+	var hops int64
+	switch t.Kind {
+	case Torus:
+		for _, size := range t.Dims {
+			n := int64(size)
+			fwd := dst%n - src%n
+			if fwd < 0 {
+				fwd += n
+			}
+			hops += min(fwd, n-fwd)
+			src, dst = src/n, dst/n
+		}
+	case FatTree:
+		k := int64(t.K)
+		for p := k; src/p != dst/p; p *= k {
+			hops += 2
+		}
+	case Dragonfly:
+		return 0, false
+	}
+	return 2*t.HostLatency + Duration(hops)*t.Latency, true
+}
+
 // torusRoute routes dimension by dimension, x first, each the shorter way
 // round (the positive way on a tie). Router r's link along dimension d in
 // direction dir (0 positive, 1 negative) is base + (r*dims + d)*2 + dir.
@@ -364,10 +395,18 @@ func (t *Topology) torusRoute(src, dst, base int64, buf []int32) []int32 {
 	nd := int64(len(t.Dims))
 	cur := src // the router reached so far
 	stride := int64(1)
+	// qs and qd drop a coordinate of src and of dst per dimension: one
+	// division gives both the coordinate and the rest (cur agrees with
+	// src in the dimensions not yet routed).
+	qs, qd := src, dst
 	for d, size := range t.Dims {
 		n := int64(size)
-		a, b := cur/stride%n, dst/stride%n
-		fwd := (b - a + n) % n
+		a, b := qs%n, qd%n
+		qs, qd = qs/n, qd/n
+		fwd := b - a
+		if fwd < 0 {
+			fwd += n
+		}
 		// Each step moves cur by one stride along d, or back across the
 		// ring's wrap-around; the coordinate a follows without dividing.
 		step, wrap, steps, dir := stride, 1-n, fwd, int64(0)

@@ -87,6 +87,10 @@ func checkRoutes(t *testing.T, topo *Topology, hops func(src, dst int64, route [
 	}
 	n := topo.NodeCount()
 	links := topo.LinkCount()
+	// A copy whose link classes have latencies of their own, so that a
+	// route latency counting the wrong links cannot come out right.
+	timed := *topo
+	timed.HostLatency, timed.Latency, timed.GlobalLatency = 350, 100, 1000
 	for src := range n {
 		for dst := range n {
 			if src == dst {
@@ -108,6 +112,13 @@ func checkRoutes(t *testing.T, topo *Topology, hops func(src, dst int64, route [
 			}
 			if at != (vertex{false, dst}) {
 				t.Fatalf("%v: route %d -> %d = %v ends at %v", topo, src, dst, route, at)
+			}
+			var sum Duration
+			for _, l := range route {
+				sum += timed.LinkLatency(l)
+			}
+			if got, ok := timed.routeLatency(src, dst); ok != (topo.Kind != Dragonfly) || ok && got != sum {
+				t.Fatalf("%v: route %d -> %d = %v: routeLatency %d, %v; want %d, %v", topo, src, dst, route, got, ok, sum, topo.Kind != Dragonfly)
 			}
 			if err := hops(src, dst, route); err != nil {
 				t.Fatalf("%v: route %d -> %d = %v: %v", topo, src, dst, route, err)
@@ -195,6 +206,10 @@ func TestStarRoutes(t *testing.T) {
 	topo.Nodes = 5
 	if got := topo.Route(3, 1, 0, nil); len(got) != 2 || got[0] != 6 || got[1] != 3 {
 		t.Errorf("star route 3 -> 1 = %v, want [6 3]", got)
+	}
+	topo.HostLatency = 350
+	if got, ok := topo.routeLatency(3, 1); !ok || got != 700 {
+		t.Errorf("star route latency 3 -> 1 = %d, %v; want 700, true", got, ok)
 	}
 }
 
