@@ -157,6 +157,29 @@ TASK 1 OUTPUTS msgs_received AND " " AND bytes_received`, 2, platform(t, ""))
 	}
 }
 
+// TestImpliedReceiveSizes: an implied receive takes each sender's own
+// message where the size reads the sender's variable, and one message for
+// all where it reads none (evaluated once then).
+func TestImpliedReceiveSizes(t *testing.T) {
+	for _, c := range []struct {
+		src  string
+		want []int64 // bytes each task received
+	}{
+		{"TASKS s SUCH THAT s > 0 SEND A s * 8 BYTE MESSAGE TO TASK 0", []int64{8 * (1 + 2 + 3), 0, 0, 0}},
+		{"ALL TASKS s ASYNCHRONOUSLY SEND A (s + 1) * 100 BYTE MESSAGE TO TASK (s + 1) MOD num_tasks THEN ALL TASKS AWAIT COMPLETION", []int64{400, 100, 200, 300}},
+		{"ALL TASKS s ASYNCHRONOUSLY SEND A num_tasks * 10 BYTE MESSAGE TO TASK (s + 1) MOD num_tasks THEN ALL TASKS AWAIT COMPLETION", []int64{40, 40, 40, 40}},
+		{"TASKS s SUCH THAT s > 0 SEND A 16 BYTE MESSAGE TO TASK 0", []int64{48, 0, 0, 0}},
+		{"ALL TASKS s ASYNCHRONOUSLY SEND A 8 BYTE MESSAGE TO ALL OTHER TASKS THEN ALL TASKS AWAIT COMPLETION", []int64{24, 24, 24, 24}},
+	} {
+		res, _ := runOK(t, c.src, 4, platform(t, ""))
+		for i, ts := range res.Tasks {
+			if ts.BytesReceived != c.want[i] {
+				t.Errorf("%s: task %d received %d bytes, want %d", c.src, i, ts.BytesReceived, c.want[i])
+			}
+		}
+	}
+}
+
 func TestMatchingBySourceAndTag(t *testing.T) {
 	runOK(t, `
 TASK 0 SENDS A 10 BYTE MESSAGE USING TAG 1 TO UNSUSPECTING TASK 1 THEN

@@ -156,7 +156,23 @@ func (s *Sim) receiveStmt(t *task, st *ir.Receive) *activity {
 // target variables bound for each.
 func (s *Sim) receivesFrom(t *task, a *activity, st ir.Stmt, source, target *ir.TaskSet, msg *ir.Message, async bool) {
 	f := t.frame()
-	for _, src := range s.sendersTo(t, st, source, target) {
+	senders := s.sendersTo(t, st, source, target)
+	if len(senders) == 0 {
+		return
+	}
+	if s.senderFree(st, source, target, msg) {
+		// One evaluation serves every sender: binding each sender's
+		// variables would evaluate the target (a MESH_NEIGHBOR, say)
+		// again for nothing.
+		count, bytes, tag := evalMessage(msg, f)
+		if count > 0 {
+			for _, src := range senders {
+				a.ops = append(a.ops, p2pOp{peer: s.proc(t, int64(src)), async: async, count: count, bytes: bytes, tag: tag})
+			}
+		}
+		return
+	}
+	for _, src := range senders {
 		v := int64(src)
 		source.Contains(f, v, -1)
 		target.Contains(f, f.Task, v)
@@ -165,6 +181,37 @@ func (s *Sim) receivesFrom(t *task, a *activity, st ir.Stmt, source, target *ir.
 			a.ops = append(a.ops, p2pOp{peer: s.proc(t, v), async: async, count: count, bytes: bytes, tag: tag})
 		}
 	}
+}
+
+// senderFree reports whether statement st's message reads none of the
+// variables its source and target sets bind, and nothing that differs
+// from one evaluation to the next (a counter, a random draw): then it is
+// the same from every sender. Worked out once per statement.
+func (s *Sim) senderFree(st ir.Stmt, source, target *ir.TaskSet, msg *ir.Message) bool {
+	id := st.ID()
+	if id >= len(s.sameMsg) {
+		s.sameMsg = append(s.sameMsg, make([]uint8, len(s.stmts)-len(s.sameMsg))...)
+	}
+	if v := s.sameMsg[id]; v != 0 {
+		return v == 1
+	}
+	slots, dynamic := ir.Uses(msg)
+	free := !dynamic && !slices.ContainsFunc(slots, func(x int) bool { return binds(source, x) || binds(target, x) })
+	s.sameMsg[id] = 2
+	if free {
+		s.sameMsg[id] = 1
+	}
+	return free
+}
+
+// binds reports whether task set ts binds variable slot x.
+func binds(ts *ir.TaskSet, x int) bool {
+	for ; ts != nil; ts = ts.Group {
+		if ts.Slot == x {
+			return true
+		}
+	}
+	return false
 }
 
 // multicastStmt: each source, in ascending order, broadcasts to itself and

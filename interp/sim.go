@@ -131,6 +131,10 @@ type Sim struct {
 	msgs     slab[message]
 	reqs     slab[recvReq]
 	stmts    []ir.Stmt // by ID
+	// sameMsg, by statement ID, says whether a receive statement's message
+	// is the same from every sender (senderFree): 0 not yet known, 1 yes,
+	// 2 no.
+	sameMsg []uint8
 	actPool  []*activity
 	collPool []*collState
 	everyone *group // the group of all tasks
