@@ -128,13 +128,13 @@ type Sim struct {
 
 	maxBytes int64 // the largest message whose costs stay within netmodel.MaxTime
 
-	msgs     slab[message]
-	reqs     slab[recvReq]
-	stmts    []ir.Stmt // by ID
+	msgs  slab[message]
+	reqs  slab[recvReq]
+	stmts []ir.Stmt // by ID
 	// sameMsg, by statement ID, says whether a receive statement's message
 	// is the same from every sender (senderFree): 0 not yet known, 1 yes,
 	// 2 no.
-	sameMsg []uint8
+	sameMsg  []uint8
 	actPool  []*activity
 	collPool []*collState
 	everyone *group // the group of all tasks
