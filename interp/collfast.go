@@ -3,6 +3,7 @@ package interp
 import (
 	"bufio"
 	"io"
+	"math"
 
 	"github.com/parley-hpc/parley/ir"
 	"github.com/parley-hpc/parley/netmodel"
@@ -384,19 +385,23 @@ type cfTask struct {
 	comm, comp    Time // added by the call
 	stepDone      Time
 	lastAt        Time  // when its last wake-up was processed: where it leaves, once done
+	bytes         int64 // bytes inside the collective, both ends
+	step          cfStep
 	inbox         int32 // messages waiting for the CPU, the first with an event, in arrival order
 	unexpected    int32 // absorbed messages not yet received, in arrival order
-	msgs, bytes   int64 // messages and bytes inside the collective, both ends
-	step          cfStep
-	k, total      int32
-	woken         bool // a wake-up is pending
-	planned       bool // step holds step k
-	recvPosted    bool
-	recvWaiting   bool // posted and not complete
-	sendPosted    bool
-	reduced       bool
-	waiting       bool
-	done          bool
+	msgs          int32 // messages inside the collective, both ends: two a step at most
+	// k and total count the task's steps: 16 bits, with the flags below,
+	// keep the struct at 120 bytes, which is much of a million-task call's
+	// peak (calls of more steps are left to the event path).
+	k, total    int16
+	woken       bool // a wake-up is pending
+	planned     bool // step holds step k
+	recvPosted  bool
+	recvWaiting bool // posted and not complete
+	sendPosted  bool
+	reduced     bool
+	waiting     bool
+	done        bool
 }
 
 // cfStep is a netmodel.Step in less room.
@@ -452,11 +457,28 @@ func (s *Sim) cfEvaluate() bool {
 		ev = &cfEval{tasks: make([]cfTask, n), msgs: make([]cfMsg, 0, n), exits: make([]int32, 0, n)}
 		cf.ev = ev
 	}
+	*ev = cfEval{s: s, spec: spec, alg: alg, combined: -1, tasks: ev.tasks, msgs: ev.msgs[:0], free: ev.free[:0], exits: ev.exits[:0],
+		strict: !cf.quiet[cf.stmt.ID()]}
+	// The Sim's queue is empty while every task is parked: the evaluation
+	// borrows it and gives it back empty, so that one store of nodes (one
+	// for each task's event, at a million tasks 16 MB) serves both.
+	ev.q, s.q = s.q, eventQueue{}
+	ok := ev.evaluate()
 	if ev.q.len() > 0 {
 		ev.q = eventQueue{} // left by an evaluation that gave up
 	}
-	*ev = cfEval{s: s, spec: spec, alg: alg, combined: -1, tasks: ev.tasks, msgs: ev.msgs[:0], free: ev.free[:0], exits: ev.exits[:0], q: ev.q,
-		strict: !cf.quiet[cf.stmt.ID()]}
+	s.q, ev.q = ev.q, eventQueue{}
+	if ok {
+		ev.apply()
+	}
+	return ok
+}
+
+// evaluate runs the call in ev's own events; it reports false if it
+// cannot tell the result.
+func (ev *cfEval) evaluate() bool {
+	s, cf := ev.s, ev.s.cf
+	spec, alg, n := ev.spec, ev.alg, len(ev.tasks)
 	for i := range ev.tasks {
 		t := &s.tasks[i]
 		ev.tasks[i] = cfTask{cpu: t.cpuFree, snd: t.sendFree, rcv: t.recvFree, lastAt: s.now, inbox: -1, unexpected: -1}
@@ -464,7 +486,10 @@ func (s *Sim) cfEvaluate() bool {
 		if total == 0 {
 			return false // the call would end within the parking event
 		}
-		ev.tasks[i].total = int32(total)
+		if total > math.MaxInt16 {
+			return false
+		}
+		ev.tasks[i].total = int16(total)
 	}
 	// The tasks start in the order they parked, each in the event that
 	// brought it to the call.
@@ -493,11 +518,9 @@ func (s *Sim) cfEvaluate() bool {
 			ev.exits = append(ev.exits, id)
 		}
 	}
-	if ev.failed || len(ev.exits) != n {
-		return false // len(ev.exits) < n cannot happen: every plan ends, every message is received
-	}
-	ev.apply()
-	return true
+	// len(ev.exits) < n cannot happen: every plan ends, every message is
+	// received.
+	return !ev.failed && len(ev.exits) == n
 }
 
 // apply writes the evaluated call into the tasks and schedules each
@@ -510,7 +533,7 @@ func (ev *cfEval) apply() {
 		t.cpuFree, t.sendFree, t.recvFree = c.cpu, c.snd, c.rcv
 		t.comm += c.comm
 		t.compute += c.comp
-		t.total.collMsgs += c.msgs
+		t.total.collMsgs += int64(c.msgs)
 		t.total.collBytes += c.bytes
 		t.act = doneActivity // the statement is done when it resumes
 		t.waitOn = noWait
