@@ -30,8 +30,9 @@ import (
 //     CPU and the receiving NIC are free (in arrival order, the first
 //     waiting for them), combine, resume; every event the event path
 //     would process is counted;
-//   - the events go through a queue of their own ordered like the Sim's,
-//     by time and then by scheduling order, and the tasks' first parts are
+//   - the events go through an event queue of the Sim's kind (the Sim's
+//     own, borrowed while it is empty), by time and then by scheduling
+//     order, and the tasks' first parts are
 //     scheduled in the order they parked, so every event is processed in
 //     the place the event path gives it, ties included.
 //
@@ -418,8 +419,8 @@ type cfMsg struct {
 	qnext    int32 // in its inbox or unexpected messages
 }
 
-// cfEval is one evaluation. Its events go through a queue of their own,
-// ordered as the Sim's is (by time, then by scheduling order), with the
+// cfEval is one evaluation. Its events go through the Sim's queue,
+// borrowed (by time, then by scheduling order), with the
 // tasks' first parts scheduled in the order they parked: each event is
 // processed where the event path would process it, so ties fall as they
 // would there and no order has to be guessed.
