@@ -30,11 +30,10 @@ import (
 //     CPU and the receiving NIC are free (in arrival order, the first
 //     waiting for them), combine, resume; every event the event path
 //     would process is counted;
-//   - the events go through an event queue of the Sim's kind (the Sim's
-//     own, borrowed while it is empty), by time and then by scheduling
-//     order, and the tasks' first parts are
-//     scheduled in the order they parked, so every event is processed in
-//     the place the event path gives it, ties included.
+//   - the events go through the Sim's own event queue, borrowed while it
+//     is empty, by time and then by scheduling order, and the tasks'
+//     first parts are scheduled in the order they parked, so every event
+//     is processed in the place the event path gives it, ties included.
 //
 // It gives up (and the parked tasks go on through the event path, as if
 // never parked) on anything it does not model: a flow or packet network,
