@@ -211,9 +211,7 @@ func TestCollectiveEvaluatorRandom(t *testing.T) {
 		"TASK 0 OUTPUTS \"done\".",
 		"ALL TASKS REDUCE 1 DOUBLEWORD.",
 	}
-	rng := rand.New(rand.NewPCG(19, 2026))
-	runs, evaluated := 0, int64(0)
-	for i := 0; i < 400; i++ {
+	compareGenerated(t, rand.New(rand.NewPCG(19, 2026)), 400, func(i int, rng *rand.Rand) (string, int64, *netmodel.Platform) {
 		n := int64(2 + rng.IntN(40))
 		if rng.IntN(3) == 0 {
 			n = 1 << (1 + rng.IntN(7))
@@ -221,19 +219,22 @@ func TestCollectiveEvaluatorRandom(t *testing.T) {
 		// Two runs in three are of the kind the evaluator takes (quiet
 		// before and after, an indexed algorithm, eager sizes); the third
 		// is anything.
-		pick := func(l []string, likely int) string {
-			if i%3 != 2 {
-				return l[rng.IntN(likely)]
-			}
-			return l[rng.IntN(len(l))]
-		}
+		pick := picker(i, rng)
 		bytes := []int{1, 8, 1000, 0, 100000}[rng.IntN(3+2*(i%3/2))]
-		coll := fmt.Sprintf(pick(colls, 4), rng.Int64N(n), bytes, max(1, bytes/8))
-		if k := strings.Index(coll, "%!"); k >= 0 {
-			coll = coll[:k] // SYNCHRONIZE takes no numbers
-		}
+		coll := collective(pick(colls, 4), rng.Int64N(n), bytes)
 		src := pick(before, 2) + "\n" + coll + "\n" + pick(after, 3) + "\n"
-		plat := plats[rng.IntN(len(plats)-1+i%3/2)]
+		return src, n, plats[rng.IntN(len(plats)-1+i%3/2)]
+	})
+}
+
+// compareGenerated runs count generated programs with and without the
+// evaluator (runBoth) and requires the evaluator to have taken at least
+// a call for every three runs, so that the comparison means something.
+func compareGenerated(t *testing.T, rng *rand.Rand, count int, gen func(i int, rng *rand.Rand) (string, int64, *netmodel.Platform)) {
+	t.Helper()
+	evaluated := int64(0)
+	for i := range count {
+		src, n, plat := gen(i, rng)
 		t.Run(fmt.Sprintf("%d", i), func(t *testing.T) {
 			_, ev := runBoth(t, src, n, plat)
 			if t.Failed() {
@@ -241,12 +242,33 @@ func TestCollectiveEvaluatorRandom(t *testing.T) {
 			}
 			evaluated += ev
 		})
-		runs++
 	}
-	if evaluated < int64(runs)/3 {
-		t.Errorf("the evaluator took %d calls in %d runs: too few for the comparison to mean much", evaluated, runs)
+	if evaluated < int64(count)/3 {
+		t.Errorf("the evaluator took %d calls in %d runs: too few for the comparison to mean much", evaluated, count)
 	}
-	t.Logf("%d runs, %d calls evaluated", runs, evaluated)
+	t.Logf("%d runs, %d calls evaluated", count, evaluated)
+}
+
+// picker chooses from a list of statements: in two runs of three from
+// its first likely ones, the kind the evaluator takes; in the third from
+// any.
+func picker(i int, rng *rand.Rand) func(l []string, likely int) string {
+	return func(l []string, likely int) string {
+		if i%3 != 2 {
+			return l[rng.IntN(likely)]
+		}
+		return l[rng.IntN(len(l))]
+	}
+}
+
+// collective fills a collective's pattern with a task, a size in bytes and
+// the doublewords of it.
+func collective(pattern string, task int64, bytes int) string {
+	coll := fmt.Sprintf(pattern, task, bytes, max(1, bytes/8))
+	if k := strings.Index(coll, "%!"); k >= 0 {
+		coll = coll[:k] // SYNCHRONIZE takes no numbers
+	}
+	return coll
 }
 
 // TestCollectiveEvaluatorEdges: runs that stop or deadlock around a
@@ -369,24 +391,14 @@ func TestCollectiveEvaluatorLoops(t *testing.T) {
 		"ALL TASKS t COMPUTE FOR t MICROSECONDS",
 		"TASK 0 SENDS A 4 BYTE MESSAGE TO TASK num_tasks - 1",
 	}
-	rng := rand.New(rand.NewPCG(19, 2027))
-	runs, evaluated := 0, int64(0)
-	for i := 0; i < 300; i++ {
+	compareGenerated(t, rand.New(rand.NewPCG(19, 2027)), 300, func(i int, rng *rand.Rand) (string, int64, *netmodel.Platform) {
 		n := int64(2 + rng.IntN(40))
 		if rng.IntN(2) == 0 {
 			n = 1 << (1 + rng.IntN(6))
 		}
-		pick := func(l []string, likely int) string {
-			if i%3 != 2 {
-				return l[rng.IntN(likely)]
-			}
-			return l[rng.IntN(len(l))]
-		}
+		pick := picker(i, rng)
 		bytes := []int{1, 8, 1000, 0}[rng.IntN(4)]
-		coll := fmt.Sprintf(pick(colls, 1), rng.Int64N(n), bytes, max(1, bytes/8))
-		if k := strings.Index(coll, "%!"); k >= 0 {
-			coll = coll[:k] // SYNCHRONIZE takes no numbers
-		}
+		coll := collective(pick(colls, 1), rng.Int64N(n), bytes)
 		var body []string
 		for _, st := range []string{pick(before, 2), coll, pick(after, len(after)), pick(after, len(after))} {
 			if st != "" {
@@ -399,18 +411,6 @@ func TestCollectiveEvaluatorLoops(t *testing.T) {
 			// would otherwise start the call again.
 			src += []string{"ALL TASKS t SEND A 8 BYTE MESSAGE TO TASK (t + 1) MOD num_tasks.", "ALL TASKS t OUTPUT \"end \" AND t.", "ALL TASKS REDUCE 2 DOUBLEWORDS."}[rng.IntN(3)] + "\n"
 		}
-		plat := plats[rng.IntN(len(plats))]
-		t.Run(fmt.Sprintf("%d", i), func(t *testing.T) {
-			_, ev := runBoth(t, src, n, plat)
-			if t.Failed() {
-				t.Logf("program on %d tasks, platform %s:\n%s", n, plat.Name, src)
-			}
-			evaluated += ev
-		})
-		runs++
-	}
-	if evaluated < int64(runs)/3 {
-		t.Errorf("the evaluator took %d calls in %d runs: too few for the comparison to mean much", evaluated, runs)
-	}
-	t.Logf("%d runs, %d calls evaluated", runs, evaluated)
+		return src, n, plats[rng.IntN(len(plats))]
+	})
 }
