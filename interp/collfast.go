@@ -428,8 +428,7 @@ type cfEval struct {
 	spec  netmodel.Collective
 	alg   netmodel.Algorithm
 	tasks []cfTask
-	msgs  []cfMsg
-	free  []int32
+	msgs  slab[cfMsg]
 	q     eventQueue
 	exits []int32 // the tasks, in the order their last events were processed
 	// The tail is not quiet: every task's last event must be scheduled
@@ -451,13 +450,13 @@ func (s *Sim) cfEvaluate() bool {
 	n := len(s.tasks)
 	ev := cf.ev
 	if ev == nil {
-		// About one message per task is in flight at a time; growing the
-		// slice there by doubling would copy it and touch fresh memory
-		// twice.
-		ev = &cfEval{tasks: make([]cfTask, n), msgs: make([]cfMsg, 0, n), exits: make([]int32, 0, n)}
+		ev = &cfEval{tasks: make([]cfTask, n), exits: make([]int32, 0, n)}
 		cf.ev = ev
 	}
-	*ev = cfEval{s: s, spec: spec, alg: alg, combined: -1, tasks: ev.tasks, msgs: ev.msgs[:0], free: ev.free[:0], exits: ev.exits[:0],
+	if ev.msgs.live() > 0 {
+		ev.msgs = slab[cfMsg]{} // left by an evaluation that gave up
+	}
+	*ev = cfEval{s: s, spec: spec, alg: alg, combined: -1, tasks: ev.tasks, msgs: ev.msgs, exits: ev.exits[:0],
 		strict: !cf.quiet[cf.stmt.ID()]}
 	// The Sim's queue is empty while every task is parked: the evaluation
 	// borrows it and gives it back empty, so that one store of nodes (one
@@ -504,7 +503,7 @@ func (ev *cfEval) evaluate() bool {
 		ev.events++
 		id := e.id()
 		if e.kind() == evArrive {
-			ev.arrive(ev.msgs[id].dst, id, at)
+			ev.arrive(ev.msgs.at(id).dst, id, at)
 			continue
 		}
 		c := &ev.tasks[id]
@@ -618,7 +617,7 @@ func (ev *cfEval) run(id int32, now Time) {
 		if st.recvFrom >= 0 && !c.recvPosted {
 			c.recvPosted = true
 			if m := ev.takeUnexpected(c, st.recvFrom); m >= 0 {
-				c.stepDone = max(c.stepDone, now, ev.msgs[m].readyAt)
+				c.stepDone = max(c.stepDone, now, ev.msgs.at(m).readyAt)
 				c.msgs++
 				c.bytes += st.recvBytes
 				ev.release(m)
@@ -679,26 +678,23 @@ func (ev *cfEval) send(src, dst int32, bytes int64, at Time) {
 		ev.failed = true
 		return
 	}
-	var m int32
-	if n := len(ev.free); n > 0 {
-		m = ev.free[n-1]
-		ev.free = ev.free[:n-1]
-	} else {
-		ev.msgs = append(ev.msgs, cfMsg{})
-		m = int32(len(ev.msgs) - 1)
+	m, ok := ev.msgs.alloc()
+	if !ok {
+		ev.failed = true
+		return
 	}
-	ev.msgs[m] = cfMsg{bytes: bytes, src: src, dst: dst, qnext: -1}
+	*ev.msgs.at(m) = cfMsg{bytes: bytes, src: src, dst: dst, qnext: -1}
 	ev.q.push(at, makeEvent(evArrive, m))
 }
 
-func (ev *cfEval) release(m int32) { ev.free = append(ev.free, m) }
+func (ev *cfEval) release(m int32) { ev.msgs.release(m) }
 
 // takeUnexpected removes and returns the first absorbed message from src,
 // or -1.
 func (ev *cfEval) takeUnexpected(c *cfTask, src int32) int32 {
-	for p := &c.unexpected; *p >= 0; p = &ev.msgs[*p].qnext {
-		if m := *p; ev.msgs[m].src == src {
-			*p = ev.msgs[m].qnext
+	for p := &c.unexpected; *p >= 0; p = &ev.msgs.at(*p).qnext {
+		if m := *p; ev.msgs.at(m).src == src {
+			*p = ev.msgs.at(m).qnext
 			return m
 		}
 	}
@@ -722,18 +718,18 @@ func (ev *cfEval) arrive(id, m int32, now Time) {
 		ev.append(&c.inbox, m)
 		return
 	case free <= now:
-		c.inbox = ev.msgs[m].qnext
-		ev.msgs[m].qnext = -1
+		c.inbox = ev.msgs.at(m).qnext
+		ev.msgs.at(m).qnext = -1
 	default:
 		ev.requeue(m, free)
 		return
 	}
-	cost := ev.costs(ev.link(ev.msgs[m].src, id), ev.msgs[m].bytes)
+	cost := ev.costs(ev.link(ev.msgs.at(m).src, id), ev.msgs.at(m).bytes)
 	cpu := cost.recvCPU
 	c.cpu = now + cpu
 	c.rcv = now + cost.recvNIC
 	c.comm += cpu
-	if c.recvWaiting && c.step.recvFrom == ev.msgs[m].src {
+	if c.recvWaiting && c.step.recvFrom == ev.msgs.at(m).src {
 		c.recvWaiting = false
 		c.msgs++
 		c.bytes += c.step.recvBytes
@@ -744,7 +740,7 @@ func (ev *cfEval) arrive(id, m int32, now Time) {
 			ev.wake(id, c.stepDone, now)
 		}
 	} else {
-		ev.msgs[m].readyAt = c.cpu
+		ev.msgs.at(m).readyAt = c.cpu
 		ev.append(&c.unexpected, m)
 	}
 	if c.inbox >= 0 {
@@ -756,9 +752,9 @@ func (ev *cfEval) arrive(id, m int32, now Time) {
 func (ev *cfEval) append(head *int32, m int32) {
 	p := head
 	for *p >= 0 {
-		p = &ev.msgs[*p].qnext
+		p = &ev.msgs.at(*p).qnext
 	}
-	ev.msgs[m].qnext = -1
+	ev.msgs.at(m).qnext = -1
 	*p = m
 }
 
