@@ -174,14 +174,7 @@ func TestCollectiveEvaluatorLeavingApart(t *testing.T) {
 // and that the evaluator did take a good share of the calls, so that the
 // comparison compares something.
 func TestCollectiveEvaluatorRandom(t *testing.T) {
-	var plats []*netmodel.Platform
-	for _, name := range []string{"ib-edr", "ethernet", "laptop"} {
-		p, err := netmodel.Preset(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		plats = append(plats, p)
-	}
+	plats := presets(t, "ib-edr", "ethernet", "laptop")
 	shared, _ := netmodel.Preset("ib-edr")
 	shared.Machine.TasksPerNode = 4      // messages within a node take the intra link
 	ideal, _ := netmodel.Preset("ideal") // no overheads: the event path
@@ -247,6 +240,20 @@ func compareGenerated(t *testing.T, rng *rand.Rand, count int, gen func(i int, r
 		t.Errorf("the evaluator took %d calls in %d runs: too few for the comparison to mean much", evaluated, count)
 	}
 	t.Logf("%d runs, %d calls evaluated", count, evaluated)
+}
+
+// presets loads the named platform presets.
+func presets(t *testing.T, names ...string) []*netmodel.Platform {
+	t.Helper()
+	var plats []*netmodel.Platform
+	for _, name := range names {
+		p, err := netmodel.Preset(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		plats = append(plats, p)
+	}
+	return plats
 }
 
 // picker chooses from a list of statements: in two runs of three from
@@ -346,14 +353,7 @@ func TestCollectiveEvaluatorEdges(t *testing.T) {
 // checks the whole Result, output and logs agree; and that the evaluator
 // took a good share of the calls.
 func TestCollectiveEvaluatorLoops(t *testing.T) {
-	var plats []*netmodel.Platform
-	for _, name := range []string{"ib-edr", "ethernet", "laptop"} {
-		p, err := netmodel.Preset(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		plats = append(plats, p)
-	}
+	plats := presets(t, "ib-edr", "ethernet", "laptop")
 	shared, _ := netmodel.Preset("ib-edr")
 	shared.Machine.TasksPerNode = 4
 	// Nodes of two speeds: the tasks combine in different times, and so
