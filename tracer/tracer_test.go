@@ -1,11 +1,14 @@
 package tracer_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/parley-hpc/parley/frontend/trace"
 	"github.com/parley-hpc/parley/frontend/trace/lower"
@@ -130,5 +133,47 @@ func TestPreload(t *testing.T) {
 	}
 	if got := strings.Join(env, " "); got != "LD_PRELOAD=/lib.so PARLEY_TRACE_DIR=/out PARLEY_TRACE_CPU=1" {
 		t.Errorf("env %q", got)
+	}
+}
+
+// TestRecordText: the records of testdata/records.c, one call of each
+// form, read as the golden files say (checked by hand; times, which vary,
+// are left out: the " @ ..." statistics and the elapsed line). The files
+// are read as text: a wait on a persistent request, which the tracer
+// records, is one that lowering refuses.
+func TestRecordText(t *testing.T) {
+	mpicc, mpirun := mpitest.Tools(t)
+	lib := library(t)
+	dir := t.TempDir()
+	exe := filepath.Join(dir, "records")
+	if out, err := execOut(mpicc, "-Wall", "-Werror", "-o", exe, filepath.Join("testdata", "records.c")); err != nil {
+		t.Fatalf("mpicc: %v\n%s", err, out)
+	}
+	tdir := filepath.Join(dir, "trace")
+	if out, err := mpitest.Run(t, mpirun, exe, 2, nil, 2*time.Minute, "LD_PRELOAD="+lib, "PARLEY_TRACE_DIR="+tdir); err != nil {
+		t.Fatalf("records: %v\n%s", err, out)
+	}
+	for r := range 2 {
+		b, err := os.ReadFile(filepath.Join(tdir, fmt.Sprintf("rank-%d.ptrace", r)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, line := range strings.Split(string(b), "\n") {
+			if strings.HasPrefix(line, "elapsed ") {
+				continue
+			}
+			if at := strings.Index(line, " @ "); at >= 0 {
+				line = line[:at]
+			}
+			got = append(got, line)
+		}
+		want, err := os.ReadFile(filepath.Join("testdata", fmt.Sprintf("records-rank%d.golden", r)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(string(want), strings.Join(got, "\n")); diff != "" {
+			t.Errorf("rank %d (-want +got):\n%s", r, diff)
+		}
 	}
 }

@@ -89,18 +89,25 @@ typedef struct {
   char **keys; /* keys[id], NUL-terminated */
 } itable;
 
-static uint64_t fnv(const void *p, size_t n)
+/* hash is FNV-1a over 8-byte words rather than bytes (every call hashes
+ * its record: a byte at a time was a fifth of the tracer's cost), with a
+ * final fold so that the low bits, which pick the slot, depend on all. */
+static uint64_t hash(const void *p, size_t n)
 {
   const unsigned char *b = p;
-  uint64_t h = 1469598103934665603ull;
-  size_t i;
-  for (i = 0; i < n; i++) h = (h ^ b[i]) * 1099511628211ull;
-  return h;
+  uint64_t h = 1469598103934665603ull, w;
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    memcpy(&w, b + i, 8);
+    h = (h ^ w) * 1099511628211ull;
+  }
+  for (; i < n; i++) h = (h ^ b[i]) * 1099511628211ull;
+  return h ^ (h >> 29) ^ (h >> 43);
 }
 
 static int intern(itable *t, const void *key, size_t len)
 {
-  uint64_t h = fnv(key, len);
+  uint64_t h = hash(key, len);
   size_t i;
   if (2 * (t->n + 1) > t->cap) {
     size_t ncap = t->cap ? 2 * t->cap : 256, j;
@@ -146,6 +153,7 @@ struct node {
   double comp, cmin, cmax, mpi, cpu;
   node **kids; /* a loop's body */
   int nkids;
+  node *next_free; /* in free_nodes */
 };
 
 static itable recs, bodies;
@@ -157,12 +165,26 @@ static int same(const node *a, const node *b)
   return a->loop == b->loop && a->sym == b->sym && (!a->loop || a->count == b->count);
 }
 
+/* Freed nodes are kept for reuse: every call makes a node, and most are
+ * folded into a loop's body and freed at once. */
+static node *free_nodes;
+
+static node *new_node(void)
+{
+  node *x = free_nodes;
+  if (x == NULL) return xalloc(sizeof *x);
+  free_nodes = x->next_free;
+  memset(x, 0, sizeof *x);
+  return x;
+}
+
 static void free_node(node *x)
 {
   int i;
   for (i = 0; i < x->nkids; i++) free_node(x->kids[i]);
   free(x->kids);
-  free(x);
+  x->next_free = free_nodes;
+  free_nodes = x;
 }
 
 /* merge adds src's statistics to dst, which has the same shape, and frees
@@ -242,7 +264,7 @@ static void fold(void)
       node *lp;
       int i;
       if (!same(stk[L - 1 - k], stk[L - 1]) || !run_equal(L - 2 * k, L - k, k)) continue;
-      lp = xalloc(sizeof *lp);
+      lp = new_node();
       lp->loop = 1;
       lp->count = 2;
       lp->nkids = k;
@@ -442,22 +464,44 @@ static long long req_take(MPI_Request h)
 static char rbuf[1 << 16];
 static int rlen;
 
-static void rput(const char *fmt, ...)
+/* The record is built by appending, not by vsnprintf: formatting was half
+ * of what the tracer added to a call (BenchmarkCallCost). */
+static void rstr(const char *s)
 {
-  va_list ap;
-  int n;
-  if (rlen >= (int)sizeof rbuf - 1) return;
-  va_start(ap, fmt);
-  n = vsnprintf(rbuf + rlen, sizeof rbuf - (size_t)rlen, fmt, ap);
-  va_end(ap);
-  if (n > 0) rlen += n;
-  if (rlen > (int)sizeof rbuf - 1) rlen = (int)sizeof rbuf - 1;
+  while (*s && rlen < (int)sizeof rbuf - 1) rbuf[rlen++] = *s++;
+}
+
+static void rnum(long long v)
+{
+  char d[24];
+  int n = 0;
+  unsigned long long u = v < 0 ? 0 - (unsigned long long)v : (unsigned long long)v;
+  if (v < 0) rstr("-");
+  do {
+    d[n++] = (char)('0' + u % 10);
+    u /= 10;
+  } while (u);
+  while (n > 0 && rlen < (int)sizeof rbuf - 1) rbuf[rlen++] = d[--n];
+}
+
+/* rkey appends " key=", rkv " key=v". */
+static void rkey(const char *key)
+{
+  rstr(" ");
+  rstr(key);
+  rstr("=");
+}
+
+static void rkv(const char *key, long long v)
+{
+  rkey(key);
+  rnum(v);
 }
 
 static void rstart(const char *op)
 {
   rlen = 0;
-  rput("%s", op);
+  rstr(op);
 }
 
 /* rpeer writes a point-to-point peer relative to the rank: a peer that is
@@ -466,27 +510,33 @@ static void rpeer(const char *key, MPI_Comm comm, int peer)
 {
   int w;
   if (peer == MPI_PROC_NULL) {
-    rput(" %s=null", key);
+    rkey(key);
+    rstr("null");
     return;
   }
   if (peer == MPI_ANY_SOURCE) {
-    rput(" %s=any", key);
+    rkey(key);
+    rstr("any");
     return;
   }
   w = world(comm_id(comm), peer);
   if (w < 0) {
-    rput(" %s=invalid", key);
+    rkey(key);
+    rstr("invalid");
     return;
   }
-  rput(" %s=%+d", key, w - S.rank);
+  rkey(key);
+  if (w >= S.rank) rstr("+"); /* as printf's %+d: +0 too */
+  rnum(w - S.rank);
 }
 
 static void rtag(const char *key, int tag)
 {
+  rkey(key);
   if (tag == MPI_ANY_TAG)
-    rput(" %s=any", key);
+    rstr("any");
   else
-    rput(" %s=%d", key, tag);
+    rnum(tag);
 }
 
 static int tsize(MPI_Datatype t)
@@ -497,17 +547,24 @@ static int tsize(MPI_Datatype t)
   return s;
 }
 
-static void rdata(int count, MPI_Datatype t) { rput(" count=%d size=%d", count, tsize(t)); }
+static void rdata(long long count, MPI_Datatype t)
+{
+  rkv("count", count);
+  rkv("size", tsize(t));
+}
 
-static void rcomm(MPI_Comm comm) { rput(" comm=%d", comm_id(comm)); }
+static void rcomm(MPI_Comm comm) { rkv("comm", comm_id(comm)); }
 
-static void rroot(MPI_Comm comm, int root) { rput(" root=%d", world(comm_id(comm), root)); }
+static void rroot(MPI_Comm comm, int root) { rkv("root", world(comm_id(comm), root)); }
 
 static void rcounts(const int *counts, int n)
 {
   int i;
-  rput(" counts=");
-  for (i = 0; i < n; i++) rput(i ? ",%d" : "%d", counts[i]);
+  rkey("counts");
+  for (i = 0; i < n; i++) {
+    if (i) rstr(",");
+    rnum(counts[i]);
+  }
 }
 
 /* rend folds the record in rbuf into the trace: entered at t0, the call
@@ -515,7 +572,7 @@ static void rcounts(const int *counts, int n)
 static void rend(double t0)
 {
   double t1 = now_us();
-  node *x = xalloc(sizeof *x);
+  node *x = new_node();
   S.busy = 1;
   x->sym = intern(&recs, rbuf, (size_t)rlen);
   x->n = 1;
@@ -831,7 +888,8 @@ int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest, int
   rdata(scount, stype);
   rpeer("rpeer", comm, src);
   rtag("rtag", rtag_);
-  rput(" rcount=%d rsize=%d", rcount, tsize(rtype));
+  rkv("rcount", rcount);
+  rkv("rsize", tsize(rtype));
   rend(t0);
   return rc;
 }
@@ -849,7 +907,8 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype dt, int dest, int st
   rdata(count, dt);
   rpeer("rpeer", comm, src);
   rtag("rtag", rtag_);
-  rput(" rcount=%d rsize=%d", count, tsize(dt));
+  rkv("rcount", count);
+  rkv("rsize", tsize(dt));
   rend(t0);
   return rc;
 }
@@ -876,7 +935,7 @@ int MPI_Iprobe(int src, int tag, MPI_Comm comm, int *flag, MPI_Status *st)
   rstart("iprobe");
   rpeer("peer", comm, src);
   rtag("tag", tag);
-  rput(" found=%d", *flag != 0);
+  rkv("found", *flag != 0);
   rend(t0);
   return rc;
 }
@@ -933,11 +992,14 @@ static void rdone_end(double t0)
 {
   int i;
   qsort(ages, (size_t)ndone, sizeof *ages, cmp_age);
-  rput(" done=");
-  for (i = 0; i < ndone; i++) rput(i ? ",%lld" : "%lld", ages[i]);
-  if (ndone == 0) rput("-");
-  if (null_done) rput(" null=%d", null_done);
-  if (unknown_done) rput(" unknown=%d", unknown_done);
+  rkey("done");
+  for (i = 0; i < ndone; i++) {
+    if (i) rstr(",");
+    rnum(ages[i]);
+  }
+  if (ndone == 0) rstr("-");
+  if (null_done) rkv("null", null_done);
+  if (unknown_done) rkv("unknown", unknown_done);
   rend(t0);
 }
 
@@ -1253,7 +1315,7 @@ int MPI_Alltoallv(const void *sb, const int scs[], const int sd[], MPI_Datatype 
   CALL(PMPI_Alltoallv(sb, scs, sd, st, rb, rcs, rd, rt, comm));
   n = size_of(comm);
   rstart("alltoallv");
-  rput(" count=%lld size=%d", sum(scs, n), tsize(st));
+  rdata(sum(scs, n), st);
   rcounts(scs, n);
   rcomm(comm);
   rend(t0);
@@ -1269,7 +1331,7 @@ int MPI_Reduce_scatter(const void *sb, void *rb, const int rcs[], MPI_Datatype d
   CALL(PMPI_Reduce_scatter(sb, rb, rcs, dt, op, comm));
   n = size_of(comm);
   rstart("reduce_scatter");
-  rput(" count=%lld size=%d", sum(rcs, n), tsize(dt));
+  rdata(sum(rcs, n), dt);
   rcounts(rcs, n);
   rcomm(comm);
   rend(t0);
@@ -1297,10 +1359,12 @@ static void rnew(const char *op, MPI_Comm parent, MPI_Comm made, double t0)
 {
   rstart(op);
   rcomm(parent);
-  if (made == MPI_COMM_NULL)
-    rput(" new=null");
-  else
-    rput(" new=%d", new_comm(made));
+  if (made == MPI_COMM_NULL) {
+    rkey("new");
+    rstr("null");
+  } else {
+    rkv("new", new_comm(made));
+  }
   rend(t0);
 }
 
@@ -1356,7 +1420,7 @@ int MPI_Comm_free(MPI_Comm *comm)
   CALL(PMPI_Comm_free(comm));
   forget_comm(h);
   rstart("comm_free");
-  rput(" comm=%d", id);
+  rkv("comm", id);
   rend(t0);
   return rc;
 }
