@@ -183,16 +183,27 @@ func TestImpliedReceiveSizes(t *testing.T) {
 // TestSendTargetsFromPattern: a send to a single task whose implied
 // receives cached the statement's pattern takes its target from that
 // pattern instead of evaluating it again; each task still sends to its own
-// target, none where the set names no task, in every iteration.
+// target, none where the set names no task, in every iteration, and a
+// pattern that reads a variable is found again when the variable changes.
 func TestSendTargetsFromPattern(t *testing.T) {
-	res, _ := runOK(t, `
-FOR 2 REPETITIONS
-  ALL TASKS s SEND A (s + 1) * 100 BYTE MESSAGE TO TASK MESH_NEIGHBOR((num_tasks), s, (+1))`, 4, platform(t, ""))
-	sent := []int64{200, 400, 600, 0}
-	received := []int64{0, 200, 400, 600}
-	for i, ts := range res.Tasks {
-		if ts.BytesSent != sent[i] || ts.BytesReceived != received[i] {
-			t.Errorf("task %d sent %d and received %d bytes, want %d and %d", i, ts.BytesSent, ts.BytesReceived, sent[i], received[i])
+	for _, c := range []struct {
+		src            string
+		sent, received []int64
+	}{
+		{`FOR 2 REPETITIONS
+  ALL TASKS s SEND A (s + 1) * 100 BYTE MESSAGE TO TASK MESH_NEIGHBOR((num_tasks), s, (+1))`,
+			[]int64{200, 400, 600, 0}, []int64{0, 200, 400, 600}},
+		{`FOR EACH i IN {1, 2, 1} {
+  ALL TASKS s ASYNCHRONOUSLY SEND A (s + 1) * 100 BYTE MESSAGE TO TASK (s + i) MOD num_tasks THEN
+  ALL TASKS AWAIT COMPLETION
+}`,
+			[]int64{300, 600, 900, 1200}, []int64{1100, 600, 500, 800}},
+	} {
+		res, _ := runOK(t, c.src, 4, platform(t, ""))
+		for i, ts := range res.Tasks {
+			if ts.BytesSent != c.sent[i] || ts.BytesReceived != c.received[i] {
+				t.Errorf("%s: task %d sent %d and received %d bytes, want %d and %d", c.src, i, ts.BytesSent, ts.BytesReceived, c.sent[i], c.received[i])
+			}
 		}
 	}
 }

@@ -491,6 +491,9 @@ func (s *Sim) sendersTo(t *task, st ir.Stmt, source, target *ir.TaskSet) ([]int3
 		}
 		return nil, nil
 	}
+	if p := s.patterns.fixed(st.ID()); p != nil {
+		return p.from(me), p
+	}
 	key, ok := s.patterns.key(t, st, 0, source, target, nil)
 	if !ok {
 		// The pattern may differ between tasks: scan the sources.

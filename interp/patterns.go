@@ -104,6 +104,16 @@ func (c *patternCache) inverse(k patKey) *inverse {
 	return p
 }
 
+// fixed returns the inverse statement id last used if its pattern depends
+// on no variable: that one then serves every task, and finding it needs no
+// key. Otherwise it returns nil.
+func (c *patternCache) fixed(id int) *inverse {
+	if last := &c.last[id]; last.p != nil && last.key.n == 0 && last.key.extra == -1 {
+		return last.p
+	}
+	return nil
+}
+
 // dependsOn finds the variables sets a and b read, leaving out the ones
 // they bind themselves.
 func dependsOn(a, b *ir.TaskSet) *slotInfo {
