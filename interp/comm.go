@@ -516,7 +516,11 @@ func (s *Sim) sendersTo(t *task, st ir.Stmt, source, target *ir.TaskSet) ([]int3
 }
 
 // inverse maps each task to the sources that send to it, in CSR form.
+// When every task has exactly one source (a shift, a halo's face) start is
+// nil and task i's source is srcs[i]: a send statement then holds the
+// table to its targets (to) in the memory start would take.
 type inverse struct {
+	n     int // tasks
 	start []int32
 	srcs  []int32
 	// plain says the sets were evaluated without a reassignment of task
@@ -528,7 +532,12 @@ type inverse struct {
 }
 
 // from returns the sources that send to task, a view into p.
-func (p *inverse) from(task int64) []int32 { return p.srcs[p.start[task]:p.start[task+1]] }
+func (p *inverse) from(task int64) []int32 {
+	if p.start == nil {
+		return p.srcs[task : task+1 : task+1]
+	}
+	return p.srcs[p.start[task]:p.start[task+1]]
+}
 
 // target returns the task that set, p's target set, names when task
 // f.Task is the source, as p recorded it when it evaluated set for every
@@ -540,12 +549,11 @@ func (p *inverse) target(f *ir.Frame, set *ir.TaskSet) (task int64, ok bool) {
 		return 0, false
 	}
 	if p.to == nil {
-		n := len(p.start) - 1
-		p.to = make([]int32, n)
+		p.to = make([]int32, p.n)
 		for i := range p.to {
 			p.to[i] = -1
 		}
-		for dst := range n {
+		for dst := range p.n {
 			for _, src := range p.from(int64(dst)) {
 				p.to[src] = int32(dst)
 			}
@@ -564,11 +572,13 @@ func buildInverse(f *ir.Frame, n int64, source, target *ir.TaskSet) *inverse {
 		})
 		return true
 	})
-	p := &inverse{start: make([]int32, n+1), srcs: make([]int32, len(pairs)), plain: f.Procs == nil}
+	p := &inverse{n: int(n), start: make([]int32, n+1), srcs: make([]int32, len(pairs)), plain: f.Procs == nil}
 	for _, pr := range pairs {
 		p.start[pr.dst+1]++
 	}
+	oneEach := int64(len(pairs)) == n
 	for i := int64(0); i < n; i++ {
+		oneEach = oneEach && p.start[i+1] == 1
 		p.start[i+1] += p.start[i]
 	}
 	next := slices.Clone(p.start[:n])
@@ -576,6 +586,9 @@ func buildInverse(f *ir.Frame, n int64, source, target *ir.TaskSet) *inverse {
 	for _, pr := range pairs {
 		p.srcs[next[pr.dst]] = pr.src
 		next[pr.dst]++
+	}
+	if oneEach {
+		p.start = nil
 	}
 	return p
 }
