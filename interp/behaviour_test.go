@@ -180,6 +180,49 @@ func TestImpliedReceiveSizes(t *testing.T) {
 	}
 }
 
+// TestSendTargetsFromPattern: a send to a single task whose implied
+// receives cached the statement's pattern takes its target from that
+// pattern instead of evaluating it again; each task still sends to its own
+// target, none where the set names no task, in every iteration, and a
+// pattern that reads a variable is found again when the variable changes.
+func TestSendTargetsFromPattern(t *testing.T) {
+	for _, c := range []struct {
+		src            string
+		sent, received []int64
+	}{
+		{`FOR 2 REPETITIONS
+  ALL TASKS s SEND A (s + 1) * 100 BYTE MESSAGE TO TASK MESH_NEIGHBOR((num_tasks), s, (+1))`,
+			[]int64{200, 400, 600, 0}, []int64{0, 200, 400, 600}},
+		{`FOR EACH i IN {1, 2, 1} {
+  ALL TASKS s ASYNCHRONOUSLY SEND A (s + 1) * 100 BYTE MESSAGE TO TASK (s + i) MOD num_tasks THEN
+  ALL TASKS AWAIT COMPLETION
+}`,
+			[]int64{300, 600, 900, 1200}, []int64{1100, 600, 500, 800}},
+	} {
+		res, _ := runOK(t, c.src, 4, platform(t, ""))
+		for i, ts := range res.Tasks {
+			if ts.BytesSent != c.sent[i] || ts.BytesReceived != c.received[i] {
+				t.Errorf("%s: task %d sent %d and received %d bytes, want %d and %d", c.src, i, ts.BytesSent, ts.BytesReceived, c.sent[i], c.received[i])
+			}
+		}
+	}
+}
+
+// TestMulticastGroupsPerSource: each source of a multicast broadcasts to
+// the targets and itself, a group of its own, though the targets are the
+// same for every source and the groups are cached per statement.
+func TestMulticastGroupsPerSource(t *testing.T) {
+	res, _ := runOK(t, "TASKS s SUCH THAT s < 2 MULTICAST A 1 KILOBYTE MESSAGE TO TASKS d SUCH THAT d > 5", 8, platform(t, ""))
+	for i, ts := range res.Tasks {
+		if took := ts.Finish > 0; took != (i < 2 || i > 5) {
+			t.Errorf("task %d finished at %v", i, ts.Finish)
+		}
+	}
+	if res.Tasks[6].Finish <= res.Tasks[1].Finish {
+		t.Errorf("task 6 finished at %v, before its second broadcast's root (%v)", res.Tasks[6].Finish, res.Tasks[1].Finish)
+	}
+}
+
 func TestMatchingBySourceAndTag(t *testing.T) {
 	runOK(t, `
 TASK 0 SENDS A 10 BYTE MESSAGE USING TAG 1 TO UNSUSPECTING TASK 1 THEN

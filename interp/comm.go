@@ -111,17 +111,28 @@ func (s *Sim) sendStmt(t *task, st *ir.Send) *activity {
 	f := t.frame()
 	me := f.Task
 	a := s.newActivity(st)
+	var p *inverse
 	if !st.Unsuspecting {
-		s.receivesFrom(t, a, st, st.Source, st.Target, st.Recv, st.RecvAsync)
+		p = s.receivesFrom(t, a, st, st.Source, st.Target, st.Recv, st.RecvAsync)
 	}
 	if st.Source.Contains(f, me, -1) {
-		st.Target.Each(f, me, func(d int64) bool {
+		send := func(d int64) bool {
 			count, bytes, tag := evalMessage(st.Msg, f)
 			if count > 0 {
 				a.ops = append(a.ops, p2pOp{peer: s.proc(t, d), send: true, async: st.Async, count: count, bytes: bytes, tag: tag})
 			}
 			return true
-		})
+		}
+		if d, ok := p.target(f, st.Target); ok {
+			// The implied receives' pattern already holds the target:
+			// evaluating it again (a MESH_NEIGHBOR, say) would only
+			// find the same task.
+			if d >= 0 {
+				send(d)
+			}
+		} else {
+			st.Target.Each(f, me, send)
+		}
 	}
 	return s.nonEmpty(a)
 }
@@ -153,12 +164,13 @@ func (s *Sim) receiveStmt(t *task, st *ir.Receive) *activity {
 
 // receivesFrom adds to a the receives of task t from each source of st
 // that targets it, in ascending order, evaluating msg with the source and
-// target variables bound for each.
-func (s *Sim) receivesFrom(t *task, a *activity, st ir.Stmt, source, target *ir.TaskSet, msg *ir.Message, async bool) {
+// target variables bound for each. It returns the cached pattern it found
+// the sources in, or nil.
+func (s *Sim) receivesFrom(t *task, a *activity, st ir.Stmt, source, target *ir.TaskSet, msg *ir.Message, async bool) *inverse {
 	f := t.frame()
-	senders := s.sendersTo(t, st, source, target)
+	senders, p := s.sendersTo(t, st, source, target)
 	if len(senders) == 0 {
-		return
+		return p
 	}
 	if s.senderFree(st, source, target, msg) {
 		// One evaluation serves every sender: binding each sender's
@@ -170,7 +182,7 @@ func (s *Sim) receivesFrom(t *task, a *activity, st ir.Stmt, source, target *ir.
 				a.ops = append(a.ops, p2pOp{peer: s.proc(t, int64(src)), async: async, count: count, bytes: bytes, tag: tag})
 			}
 		}
-		return
+		return p
 	}
 	for _, src := range senders {
 		v := int64(src)
@@ -181,6 +193,7 @@ func (s *Sim) receivesFrom(t *task, a *activity, st ir.Stmt, source, target *ir.
 			a.ops = append(a.ops, p2pOp{peer: s.proc(t, v), async: async, count: count, bytes: bytes, tag: tag})
 		}
 	}
+	return p
 }
 
 // senderFree reports whether statement st's message reads none of the
@@ -220,7 +233,7 @@ func (s *Sim) multicastStmt(t *task, st *ir.Multicast) *activity {
 	f := t.frame()
 	bcast := func(src int64) collCall {
 		count, bytes, _ := evalMessage(st.Msg, f)
-		g := s.groupOf(t, st, int(src)+1, st.Target, []int64{src})
+		g := s.groupOf(t, st, 1, st.Target, []int64{src}) // the key's extra tells the sources apart
 		return collCall{op: netmodel.Bcast, group: g, root: src, bytes: bytes, times: count, tag: collectiveTag(st, 0)}
 	}
 	if st.Source.Kind == ir.SingleSet {
@@ -465,17 +478,21 @@ func (s *Sim) cachedGroup(key patKey, ok bool, list func() []int64) *group {
 // Who sends to whom
 
 // sendersTo lists, in ascending order, the sources of st that target task
-// t (with the statement's variables bound as t sees them). The list may be
+// t (with the statement's variables bound as t sees them), and returns the
+// cached pattern they come from, or nil if there is none. The list may be
 // shared: callers only read it.
-func (s *Sim) sendersTo(t *task, st ir.Stmt, source, target *ir.TaskSet) []int32 {
+func (s *Sim) sendersTo(t *task, st ir.Stmt, source, target *ir.TaskSet) ([]int32, *inverse) {
 	f := t.frame()
 	me := f.Task
 	if source.Kind == ir.SingleSet {
 		v := source.One(f)
 		if v >= 0 && target.Contains(f, me, v) {
-			return []int32{int32(v)}
+			return []int32{int32(v)}, nil
 		}
-		return nil
+		return nil, nil
+	}
+	if p := s.patterns.fixed(st.ID()); p != nil {
+		return p.from(me), p
 	}
 	key, ok := s.patterns.key(t, st, 0, source, target, nil)
 	if !ok {
@@ -488,24 +505,62 @@ func (s *Sim) sendersTo(t *task, st ir.Stmt, source, target *ir.TaskSet) []int32
 			}
 			return true
 		})
-		return out
+		return out, nil
 	}
-	p := s.patterns.inverses[key]
+	p := s.patterns.inverse(key)
 	if p == nil {
 		p = buildInverse(s.scratch(t), s.g.NumTasks, source, target)
 		s.patterns.putInverse(key, p)
 	}
-	return p.from(me)
+	return p.from(me), p
 }
 
 // inverse maps each task to the sources that send to it, in CSR form.
+// When every task has exactly one source (a shift, a halo's face) start is
+// nil and task i's source is srcs[i]: a send statement then holds the
+// table to its targets (to) in the memory start would take.
 type inverse struct {
+	n     int // tasks
 	start []int32
 	srcs  []int32
+	// plain says the sets were evaluated without a reassignment of task
+	// numbers, which PROCESSOR_OF and TASK_OF read.
+	plain bool
+	// to maps each source to its one target, made on first use when the
+	// target set names a single task (see target); -1 for none.
+	to []int32
 }
 
 // from returns the sources that send to task, a view into p.
-func (p *inverse) from(task int64) []int32 { return p.srcs[p.start[task]:p.start[task+1]] }
+func (p *inverse) from(task int64) []int32 {
+	if p.start == nil {
+		return p.srcs[task : task+1 : task+1]
+	}
+	return p.srcs[p.start[task]:p.start[task+1]]
+}
+
+// target returns the task that set, p's target set, names when task
+// f.Task is the source, as p recorded it when it evaluated set for every
+// source (-1 for none); ok is false when p cannot tell: p is nil, set may
+// name several tasks, or f or p's evaluation saw a reassignment of task
+// numbers.
+func (p *inverse) target(f *ir.Frame, set *ir.TaskSet) (task int64, ok bool) {
+	if p == nil || set.Kind != ir.SingleSet || !p.plain || f.Procs != nil {
+		return 0, false
+	}
+	if p.to == nil {
+		p.to = make([]int32, p.n)
+		for i := range p.to {
+			p.to[i] = -1
+		}
+		for dst := range p.n {
+			for _, src := range p.from(int64(dst)) {
+				p.to[src] = int32(dst)
+			}
+		}
+	}
+	return int64(p.to[f.Task]), true
+}
 
 func buildInverse(f *ir.Frame, n int64, source, target *ir.TaskSet) *inverse {
 	type pair struct{ dst, src int32 }
@@ -517,11 +572,13 @@ func buildInverse(f *ir.Frame, n int64, source, target *ir.TaskSet) *inverse {
 		})
 		return true
 	})
-	p := &inverse{start: make([]int32, n+1), srcs: make([]int32, len(pairs))}
+	p := &inverse{n: int(n), start: make([]int32, n+1), srcs: make([]int32, len(pairs)), plain: f.Procs == nil}
 	for _, pr := range pairs {
 		p.start[pr.dst+1]++
 	}
+	oneEach := int64(len(pairs)) == n
 	for i := int64(0); i < n; i++ {
+		oneEach = oneEach && p.start[i+1] == 1
 		p.start[i+1] += p.start[i]
 	}
 	next := slices.Clone(p.start[:n])
@@ -529,6 +586,9 @@ func buildInverse(f *ir.Frame, n int64, source, target *ir.TaskSet) *inverse {
 	for _, pr := range pairs {
 		p.srcs[next[pr.dst]] = pr.src
 		next[pr.dst]++
+	}
+	if oneEach {
+		p.start = nil
 	}
 	return p
 }

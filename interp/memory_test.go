@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"slices"
 	"testing"
 	"unsafe"
 
@@ -98,6 +99,44 @@ func TestTaskStateLazy(t *testing.T) {
 				t.Errorf("%s: task %d has point-to-point state %v and rare state %v, want %v and %v",
 					c.src, i, tk.pt != nil, tk.rare != nil, c.p2p, c.rare)
 				break
+			}
+		}
+	}
+}
+
+// TestInverseOneEach: a pattern in which every task has one source (a
+// ring's shift) keeps one source a task and no offsets, and its send
+// statement's table of targets; one in which tasks have several keeps the
+// offsets. Either way each task's sources are the right ones.
+func TestInverseOneEach(t *testing.T) {
+	for _, c := range []struct {
+		src     string
+		oneEach bool
+		from    [][]int32 // the sources of tasks 0 to 3
+	}{
+		{"ALL TASKS s ASYNCHRONOUSLY SEND A 8 BYTE MESSAGE TO TASK (s + 1) MOD num_tasks THEN ALL TASKS AWAIT COMPLETION.",
+			true, [][]int32{{3}, {0}, {1}, {2}}},
+		{"TASKS s SUCH THAT s > 0 SEND A 8 BYTE MESSAGE TO TASK s / 2.",
+			false, [][]int32{{1}, {2, 3}, {}, {}}},
+	} {
+		s, err := New(buildInternal(t, "inverse.parley", c.src), Options{NumTasks: 4, Platform: defaultPlatform(t)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res := s.Run(); !res.OK() {
+			t.Fatalf("%s: %v", c.src, res.Problems)
+		}
+		if len(s.patterns.inverses) != 1 {
+			t.Fatalf("%s: %d patterns cached, want 1", c.src, len(s.patterns.inverses))
+		}
+		for _, p := range s.patterns.inverses {
+			if (p.start == nil) != c.oneEach || len(p.to) != 4 {
+				t.Errorf("%s: offsets %v, %d targets; want offsets only if tasks have several sources, 4 targets", c.src, p.start, len(p.to))
+			}
+			for task, want := range c.from {
+				if got := p.from(int64(task)); !slices.Equal(got, want) {
+					t.Errorf("%s: task %d's sources are %v, want %v", c.src, task, got, want)
+				}
 			}
 		}
 	}

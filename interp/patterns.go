@@ -12,11 +12,18 @@ import (
 // computed once, not once per task: that is what keeps a million-task run
 // from costing a million squared.
 type patternCache struct {
-	slots     map[slotKey]*slotInfo
+	// slots, by statement ID and phase, lists the variables the
+	// statement's pattern of that phase depends on: the same for every
+	// task, worked out once.
+	slots     [][maxPhases]*slotInfo
 	inverses  map[patKey]*inverse
 	groups    map[patKey]*group
 	order     []patKey // insertion order, for eviction
 	receivers map[int]bool
+	// last, by statement ID, is the inverse the statement last used:
+	// every task of an SPMD statement asks for the same one, and comparing
+	// keys is cheaper than hashing them.
+	last []lastInverse
 }
 
 // maxPatterns bounds the cache; an evicted pattern is simply rebuilt.
@@ -25,10 +32,9 @@ const maxPatterns = 256
 // maxKeySlots is the most variables a cacheable pattern may depend on.
 const maxKeySlots = 6
 
-type slotKey struct {
-	stmt  int
-	phase int
-}
+// maxPhases bounds the phase that tells apart the patterns of one
+// statement (a reduction to other tasks has three).
+const maxPhases = 3
 
 // slotInfo lists the variables a statement's pattern depends on.
 type slotInfo struct {
@@ -44,34 +50,68 @@ type patKey struct {
 	extra int64
 }
 
-func (c *patternCache) init(p *ir.Program) {
-	c.slots = map[slotKey]*slotInfo{}
+// lastInverse is an inverse with the key it was found under.
+type lastInverse struct {
+	key patKey
+	p   *inverse
+}
+
+// init readies the cache for a program of nstmts statements.
+func (c *patternCache) init(nstmts int) {
+	c.slots = make([][maxPhases]*slotInfo, nstmts)
 	c.inverses = map[patKey]*inverse{}
 	c.groups = map[patKey]*group{}
 	c.receivers = map[int]bool{}
+	c.last = make([]lastInverse, nstmts)
 }
 
-// key computes the cache key of a pattern of statement st (phase tells
-// apart several patterns of one statement) built from sets a and b; ok is
-// false when the pattern may differ between tasks and must not be shared.
+// key computes the cache key of a pattern of statement st (phase, below
+// maxPhases, tells apart several patterns of one statement) built from
+// sets a and b; ok is false when the pattern may differ between tasks and
+// must not be shared.
 func (c *patternCache) key(t *task, st ir.Stmt, phase int, a, b *ir.TaskSet, extra []int64) (patKey, bool) {
-	sk := slotKey{st.ID(), phase}
-	info := c.slots[sk]
+	info := c.slots[st.ID()][phase]
 	if info == nil {
 		info = dependsOn(a, b)
-		c.slots[sk] = info
+		c.slots[st.ID()][phase] = info
 	}
 	if !info.cacheable || len(extra) > 1 {
 		return patKey{}, false
 	}
 	k := patKey{stmt: int32(st.ID()), phase: int16(phase), n: int8(len(info.slots)), extra: -1}
-	for i, sl := range info.slots {
-		k.vals[i] = t.slots()[sl]
+	if len(info.slots) > 0 {
+		slots := t.slots()
+		for i, sl := range info.slots {
+			k.vals[i] = slots[sl]
+		}
 	}
 	if len(extra) == 1 {
 		k.extra = extra[0]
 	}
 	return k, true
+}
+
+// inverse returns the inverse cached under key k, or nil.
+func (c *patternCache) inverse(k patKey) *inverse {
+	last := &c.last[k.stmt]
+	if last.p != nil && last.key == k {
+		return last.p
+	}
+	p := c.inverses[k]
+	if p != nil {
+		*last = lastInverse{k, p}
+	}
+	return p
+}
+
+// fixed returns the inverse statement id last used if its pattern depends
+// on no variable: that one then serves every task, and finding it needs no
+// key. Otherwise it returns nil.
+func (c *patternCache) fixed(id int) *inverse {
+	if last := &c.last[id]; last.p != nil && last.key.n == 0 && last.key.extra == -1 {
+		return last.p
+	}
+	return nil
 }
 
 // dependsOn finds the variables sets a and b read, leaving out the ones
@@ -91,6 +131,7 @@ func dependsOn(a, b *ir.TaskSet) *slotInfo {
 func (c *patternCache) putInverse(k patKey, p *inverse) {
 	c.evict()
 	c.inverses[k] = p
+	c.last[k.stmt] = lastInverse{k, p}
 	c.order = append(c.order, k)
 }
 

@@ -203,7 +203,7 @@ func New(p *ir.Program, opts Options) (*Sim, error) {
 	if err := s.initNet(); err != nil {
 		return nil, err
 	}
-	s.patterns.init(p)
+	s.patterns.init(len(stmts))
 	if opts.Timeline {
 		s.tl = newTimeline(int(opts.NumTasks))
 	}
