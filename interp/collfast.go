@@ -90,6 +90,8 @@ type cfState struct {
 	releasing bool  // the parked tasks are going on: they must not park again
 	used      bool  // a call was evaluated
 	evaluated int64 // calls evaluated, for tests
+	mirrored  int64 // of which in cfMirror, for tests
+	treed     int64 // of which in cfTree, for tests
 	// The last evaluation, whose arrays the next reuses: a call in a loop
 	// would otherwise allocate and fault in fresh memory every time.
 	ev *cfEval
@@ -315,6 +317,12 @@ func (s *Sim) cfGo() {
 		cf.parked = cf.parked[:0]
 		cf.used = true
 		cf.evaluated++
+		switch cf.ev.mode {
+		case cfMirror:
+			cf.mirrored++
+		case cfTree:
+			cf.treed++
+		}
 		return
 	}
 	s.cfRelease()
@@ -416,18 +424,22 @@ type cfMsg struct {
 	bytes    int64
 	src, dst int32
 	qnext    int32 // in its inbox or unexpected messages
+	order    int32 // in cfMirror, the order of its pending event's batch (see cfEval.order)
 }
 
 // cfEval is one evaluation. Its events go through the Sim's queue,
 // borrowed (by time, then by scheduling order), with the
 // tasks' first parts scheduled in the order they parked: each event is
 // processed where the event path would process it, so ties fall as they
-// would there and no order has to be guessed.
+// would there and no order has to be guessed. Two modes take shortcuts
+// where the order cannot matter (see collshort.go).
 type cfEval struct {
 	s     *Sim
 	spec  netmodel.Collective
 	alg   netmodel.Algorithm
-	tasks []cfTask
+	mode  cfMode
+	tasks []cfTask // by task; in cfMirror only task 0, standing for all
+	all   []cfTask // room for every task, kept for the next evaluation
 	msgs  slab[cfMsg]
 	q     eventQueue
 	exits []int32 // the tasks, in the order their last events were processed
@@ -440,31 +452,56 @@ type cfEval struct {
 	combineTime Time
 	events      int64
 	failed      bool
+	// In cfMirror: the order of the batch of events (one per task, all
+	// at one time) that the event being processed belongs to, the task
+	// at position j in it being j ^ order; wakeOrder is the pending
+	// wake-up's.
+	order, wakeOrder int32
+	// In cfTree: the position of the task being evaluated, and each
+	// task's messages sent before its turn (see sendAhead).
+	pos      int
+	incoming []int32
 }
 
+// cfMode is how a call is evaluated.
+type cfMode uint8
+
+const (
+	cfAll    cfMode = iota // every task, every event in the event path's order
+	cfMirror               // task 0 alone, standing for every task (see collshort.go)
+	cfTree                 // one task after another, down or up a tree (see collshort.go)
+)
+
 // cfEvaluate evaluates the call every task has parked in and applies it;
-// it reports false, changing nothing, if it cannot tell the result.
+// it reports false, changing nothing, if it cannot tell the result. It
+// tries the shortcuts the call allows first (see collshort.go), and
+// evaluates every task's events in order if they cannot tell.
 func (s *Sim) cfEvaluate() bool {
 	cf := s.cf
 	spec, alg, _ := s.collSpec(&s.tasks[cf.parked[0]], &cf.call)
-	n := len(s.tasks)
 	ev := cf.ev
 	if ev == nil {
-		ev = &cfEval{tasks: make([]cfTask, n), exits: make([]int32, 0, n)}
+		ev = &cfEval{}
 		cf.ev = ev
 	}
-	if ev.msgs.live() > 0 {
-		ev.msgs = slab[cfMsg]{} // left by an evaluation that gave up
-	}
-	*ev = cfEval{s: s, spec: spec, alg: alg, combined: -1, tasks: ev.tasks, msgs: ev.msgs, exits: ev.exits[:0],
-		strict: !cf.quiet[cf.stmt.ID()]}
 	// The Sim's queue is empty while every task is parked: the evaluation
 	// borrows it and gives it back empty, so that one store of nodes (one
 	// for each task's event, at a million tasks 16 MB) serves both.
-	ev.q, s.q = s.q, eventQueue{}
-	ok := ev.evaluate()
-	if ev.q.len() > 0 {
-		ev.q = eventQueue{} // left by an evaluation that gave up
+	q := s.q
+	s.q = eventQueue{}
+	ok := false
+	for _, mode := range []cfMode{cfMirror, cfTree, cfAll} {
+		if mode == cfMirror && !s.cfSymmetric(&spec) || mode == cfTree && (!cf.quiet[cf.stmt.ID()] || treeOrder(&spec) == 0) {
+			continue
+		}
+		ev.reset(s, spec, alg, q, mode)
+		if ok = ev.evaluate(); ok {
+			break
+		}
+		q = ev.q
+	}
+	for ev.q.len() > 0 {
+		ev.q.pop() // left by an evaluation that gave up
 	}
 	s.q, ev.q = ev.q, eventQueue{}
 	if ok {
@@ -473,22 +510,61 @@ func (s *Sim) cfEvaluate() bool {
 	return ok
 }
 
+// reset readies ev for an evaluation of the call spec by alg in mode,
+// with the queue q (empty but for what an evaluation that gave up left in
+// it).
+func (ev *cfEval) reset(s *Sim, spec netmodel.Collective, alg netmodel.Algorithm, q eventQueue, mode cfMode) {
+	for q.len() > 0 {
+		q.pop()
+	}
+	if ev.msgs.live() > 0 {
+		ev.msgs = slab[cfMsg]{} // left by an evaluation that gave up
+	}
+	*ev = cfEval{s: s, spec: spec, alg: alg, mode: mode, combined: -1, all: ev.all, msgs: ev.msgs, q: q, exits: ev.exits[:0],
+		strict: !s.cf.quiet[s.cf.stmt.ID()], incoming: ev.incoming}
+	switch n := len(s.tasks); {
+	case mode == cfMirror:
+		ev.tasks = make([]cfTask, 1)
+	case len(ev.all) != n:
+		ev.all = make([]cfTask, n)
+		ev.exits = make([]int32, 0, n)
+		fallthrough
+	default:
+		ev.tasks = ev.all
+	}
+}
+
+// start readies task id's part; it reports false if the evaluator cannot
+// take it.
+func (ev *cfEval) start(id int32) bool {
+	s := ev.s
+	t := &s.tasks[id]
+	ev.tasks[id] = cfTask{cpu: t.cpuFree, snd: t.sendFree, rcv: t.recvFree, lastAt: s.now, inbox: -1, unexpected: -1}
+	_, total := netmodel.StepAt(ev.spec, ev.alg, int(id), 0)
+	if total == 0 {
+		return false // the call would end within the parking event
+	}
+	if total > math.MaxInt16 {
+		return false
+	}
+	ev.tasks[id].total = int16(total)
+	return true
+}
+
 // evaluate runs the call in ev's own events; it reports false if it
 // cannot tell the result.
 func (ev *cfEval) evaluate() bool {
 	s, cf := ev.s, ev.s.cf
-	spec, alg, n := ev.spec, ev.alg, len(ev.tasks)
+	switch ev.mode {
+	case cfMirror:
+		return ev.start(0) && ev.mirror()
+	case cfTree:
+		return ev.tree()
+	}
 	for i := range ev.tasks {
-		t := &s.tasks[i]
-		ev.tasks[i] = cfTask{cpu: t.cpuFree, snd: t.sendFree, rcv: t.recvFree, lastAt: s.now, inbox: -1, unexpected: -1}
-		_, total := netmodel.StepAt(spec, alg, i, 0)
-		if total == 0 {
-			return false // the call would end within the parking event
-		}
-		if total > math.MaxInt16 {
+		if !ev.start(int32(i)) {
 			return false
 		}
-		ev.tasks[i].total = int16(total)
 	}
 	// The tasks start in the order they parked, each in the event that
 	// brought it to the call.
@@ -500,26 +576,33 @@ func (ev *cfEval) evaluate() bool {
 	}
 	for !ev.failed && ev.q.len() > 0 {
 		at, e := ev.q.pop()
-		ev.events++
-		id := e.id()
-		if e.kind() == evArrive {
-			ev.arrive(ev.msgs.at(id).dst, id, at)
-			continue
-		}
-		c := &ev.tasks[id]
-		c.lastAt = at
-		c.woken = false
-		if c.cpu > at {
-			ev.wake(id, c.cpu, at)
-			continue
-		}
-		if ev.run(id, at); c.done {
-			ev.exits = append(ev.exits, id)
+		if ev.step(at, e) {
+			ev.exits = append(ev.exits, e.id())
 		}
 	}
 	// len(ev.exits) < n cannot happen: every plan ends, every message is
 	// received.
-	return !ev.failed && len(ev.exits) == n
+	return !ev.failed && len(ev.exits) == len(ev.tasks)
+}
+
+// step processes event e at time at, and reports whether a task left
+// the call in it.
+func (ev *cfEval) step(at Time, e event) bool {
+	ev.events++
+	id := e.id()
+	if e.kind() == evArrive {
+		ev.arrive(ev.msgs.at(id).dst, id, at)
+		return false
+	}
+	c := &ev.tasks[id]
+	c.lastAt = at
+	c.woken = false
+	if c.cpu > at {
+		ev.wake(id, c.cpu, at)
+		return false
+	}
+	ev.run(id, at)
+	return c.done
 }
 
 // apply writes the evaluated call into the tasks and schedules each
@@ -527,20 +610,36 @@ func (ev *cfEval) evaluate() bool {
 // order the event path processes them.
 func (ev *cfEval) apply() {
 	s := ev.s
-	for _, id := range ev.exits {
-		c, t := &ev.tasks[id], &s.tasks[id]
-		t.cpuFree, t.sendFree, t.recvFree = c.cpu, c.snd, c.rcv
-		t.comm += c.comm
-		t.compute += c.comp
-		t.total.collMsgs += int64(c.msgs)
-		t.total.collBytes += c.bytes
-		t.act = doneActivity // the statement is done when it resumes
-		t.waitOn = noWait
-		s.schedule(c.lastAt, makeEvent(evResume, id))
+	n := int64(len(s.tasks))
+	if ev.mode == cfMirror {
+		// Every task leaves in the batch of task 0's last event, in its order.
+		c := &ev.tasks[0]
+		for j := range int32(n) {
+			ev.leave(j^ev.order, c)
+		}
+		ev.events *= n
+	} else {
+		for _, id := range ev.exits {
+			ev.leave(id, &ev.tasks[id])
+		}
 	}
 	// The continuations are counted as they are processed.
-	s.nev += ev.events - int64(len(ev.tasks))
+	s.nev += ev.events - n
 	s.noteCollective(ref(s.cf.stmt), &ev.spec, ev.alg)
+}
+
+// leave writes part c of the call into task id and schedules its
+// continuation.
+func (ev *cfEval) leave(id int32, c *cfTask) {
+	t := &ev.s.tasks[id]
+	t.cpuFree, t.sendFree, t.recvFree = c.cpu, c.snd, c.rcv
+	t.comm += c.comm
+	t.compute += c.comp
+	t.total.collMsgs += int64(c.msgs)
+	t.total.collBytes += c.bytes
+	t.act = doneActivity // the statement is done when it resumes
+	t.waitOn = noWait
+	ev.s.schedule(c.lastAt, makeEvent(evResume, id))
 }
 
 // link is Sim.link, without looking for the node when every message
@@ -600,6 +699,7 @@ func (ev *cfEval) wake(id int32, at, now Time) {
 		return
 	}
 	c.woken = true
+	ev.wakeOrder = ev.order
 	ev.q.push(max(at, now), makeEvent(evResume, id))
 }
 
@@ -683,7 +783,20 @@ func (ev *cfEval) send(src, dst int32, bytes int64, at Time) {
 		ev.failed = true
 		return
 	}
-	*ev.msgs.at(m) = cfMsg{bytes: bytes, src: src, dst: dst, qnext: -1}
+	order := ev.order
+	switch ev.mode {
+	case cfMirror:
+		// Task 0 stands for every task: the message that matters is the
+		// one its peer sends it at the same time, scheduled in the batch
+		// of the peer's event.
+		src, dst = dst, src
+		order ^= src ^ dst
+	case cfTree:
+		*ev.msgs.at(m) = cfMsg{bytes: bytes, src: src, dst: dst, qnext: -1}
+		ev.sendAhead(m, at)
+		return
+	}
+	*ev.msgs.at(m) = cfMsg{bytes: bytes, src: src, dst: dst, qnext: -1, order: order}
 	ev.q.push(at, makeEvent(evArrive, m))
 }
 
@@ -764,5 +877,6 @@ func (ev *cfEval) requeue(m int32, at Time) {
 		ev.failed = true
 		return
 	}
+	ev.msgs.at(m).order = ev.order
 	ev.q.push(at, makeEvent(evArrive, m))
 }
