@@ -204,6 +204,9 @@ func (s *Sim) cfPark(t *task, a *activity, call *collCall, spec *netmodel.Collec
 func (s *Sim) parkTask(t *task, a *activity) {
 	s.freeActivity(a)
 	t.act = nil
+	if s.cf.parked == nil {
+		s.cf.parked = make([]int32, 0, len(s.tasks)) // every task may park
+	}
 	s.cf.parked = append(s.cf.parked, t.id)
 }
 
@@ -418,6 +421,10 @@ type cfStep struct {
 	sendBytes, recvBytes, reduce int64
 }
 
+func makeCfStep(st netmodel.Step) cfStep {
+	return cfStep{sendTo: int32(st.SendTo), recvFrom: int32(st.RecvFrom), sendBytes: st.SendBytes, recvBytes: st.RecvBytes, reduce: st.Reduce}
+}
+
 // cfMsg is a message of the call.
 type cfMsg struct {
 	readyAt  Time // once absorbed: when its receive can complete
@@ -461,6 +468,16 @@ type cfEval struct {
 	// task's messages sent before its turn (see sendAhead).
 	pos      int
 	incoming []int32
+	own      cfOwn // in the shortcuts, the events of the task being evaluated
+}
+
+// push schedules event e at time at.
+func (ev *cfEval) push(at Time, e event) {
+	if ev.mode == cfAll {
+		ev.q.push(at, e)
+		return
+	}
+	ev.own.push(at, e)
 }
 
 // cfMode is how a call is evaluated.
@@ -521,7 +538,7 @@ func (ev *cfEval) reset(s *Sim, spec netmodel.Collective, alg netmodel.Algorithm
 		ev.msgs = slab[cfMsg]{} // left by an evaluation that gave up
 	}
 	*ev = cfEval{s: s, spec: spec, alg: alg, mode: mode, combined: -1, all: ev.all, msgs: ev.msgs, q: q, exits: ev.exits[:0],
-		strict: !s.cf.quiet[s.cf.stmt.ID()], incoming: ev.incoming}
+		strict: !s.cf.quiet[s.cf.stmt.ID()], incoming: ev.incoming, own: ev.own[:0]}
 	switch n := len(s.tasks); {
 	case mode == cfMirror:
 		ev.tasks = make([]cfTask, 1)
@@ -539,15 +556,15 @@ func (ev *cfEval) reset(s *Sim, spec netmodel.Collective, alg netmodel.Algorithm
 func (ev *cfEval) start(id int32) bool {
 	s := ev.s
 	t := &s.tasks[id]
-	ev.tasks[id] = cfTask{cpu: t.cpuFree, snd: t.sendFree, rcv: t.recvFree, lastAt: s.now, inbox: -1, unexpected: -1}
-	_, total := netmodel.StepAt(ev.spec, ev.alg, int(id), 0)
+	st, total := netmodel.StepAt(ev.spec, ev.alg, int(id), 0)
 	if total == 0 {
 		return false // the call would end within the parking event
 	}
 	if total > math.MaxInt16 {
 		return false
 	}
-	ev.tasks[id].total = int16(total)
+	ev.tasks[id] = cfTask{cpu: t.cpuFree, snd: t.sendFree, rcv: t.recvFree, lastAt: s.now, inbox: -1, unexpected: -1,
+		total: int16(total), step: makeCfStep(st), planned: true}
 	return true
 }
 
@@ -700,7 +717,7 @@ func (ev *cfEval) wake(id int32, at, now Time) {
 	}
 	c.woken = true
 	ev.wakeOrder = ev.order
-	ev.q.push(max(at, now), makeEvent(evResume, id))
+	ev.push(max(at, now), makeEvent(evResume, id))
 }
 
 // run continues task id's part of the call at time now, as
@@ -710,8 +727,7 @@ func (ev *cfEval) run(id int32, now Time) {
 	for c.k < c.total {
 		if !c.planned {
 			st, _ := netmodel.StepAt(ev.spec, ev.alg, int(id), int(c.k))
-			c.step = cfStep{sendTo: int32(st.SendTo), recvFrom: int32(st.RecvFrom), sendBytes: st.SendBytes, recvBytes: st.RecvBytes, reduce: st.Reduce}
-			c.planned = true
+			c.step, c.planned = makeCfStep(st), true
 		}
 		st := &c.step
 		if st.recvFrom >= 0 && !c.recvPosted {
@@ -797,7 +813,7 @@ func (ev *cfEval) send(src, dst int32, bytes int64, at Time) {
 		return
 	}
 	*ev.msgs.at(m) = cfMsg{bytes: bytes, src: src, dst: dst, qnext: -1, order: order}
-	ev.q.push(at, makeEvent(evArrive, m))
+	ev.push(at, makeEvent(evArrive, m))
 }
 
 func (ev *cfEval) release(m int32) { ev.msgs.release(m) }
@@ -878,5 +894,5 @@ func (ev *cfEval) requeue(m int32, at Time) {
 		return
 	}
 	ev.msgs.at(m).order = ev.order
-	ev.q.push(at, makeEvent(evArrive, m))
+	ev.push(at, makeEvent(evArrive, m))
 }

@@ -68,8 +68,8 @@ func (ev *cfEval) mirror() bool {
 		return false
 	}
 	last := now
-	for !ev.failed && ev.q.len() > 0 {
-		at, e := ev.q.pop()
+	for !ev.failed && len(ev.own) > 0 {
+		at, e := ev.own.pop()
 		if at <= last {
 			return false // task 0 has two events at one time
 		}
@@ -81,7 +81,7 @@ func (ev *cfEval) mirror() bool {
 		if ev.step(at, e) {
 			// Task 0 leaves in the last batch; nothing may follow it.
 			ev.exits = append(ev.exits, 0)
-			return !ev.failed && ev.q.len() == 0
+			return !ev.failed && len(ev.own) == 0
 		}
 	}
 	return false
@@ -144,12 +144,12 @@ func (ev *cfEval) tree() bool {
 			msg := ev.msgs.at(m)
 			next, at := msg.qnext, msg.readyAt
 			msg.qnext, msg.readyAt = -1, 0
-			ev.q.push(at, makeEvent(evArrive, m))
+			ev.own.push(at, makeEvent(evArrive, m))
 			m = next
 		}
 		last := now
-		for !ev.failed && ev.q.len() > 0 {
-			at, e := ev.q.pop()
+		for !ev.failed && len(ev.own) > 0 {
+			at, e := ev.own.pop()
 			if at <= last {
 				return false // two events of the task at one time
 			}
@@ -175,4 +175,30 @@ func (ev *cfEval) sendAhead(m int32, at Time) {
 	msg.readyAt = at
 	msg.qnext = ev.incoming[msg.dst]
 	ev.incoming[msg.dst] = m
+}
+
+// cfOwn holds the events of the one task a shortcut evaluates at a time,
+// latest first: a few, or a message from each child at a reduce's root.
+// Events at one time stay in the order they were pushed, but the
+// shortcuts give up on a task with two.
+type cfOwn []cfTimed
+
+type cfTimed struct {
+	at Time
+	e  event
+}
+
+func (o *cfOwn) push(at Time, e event) {
+	i := len(*o)
+	*o = append(*o, cfTimed{})
+	for ; i > 0 && (*o)[i-1].at <= at; i-- {
+		(*o)[i] = (*o)[i-1]
+	}
+	(*o)[i] = cfTimed{at, e}
+}
+
+func (o *cfOwn) pop() (Time, event) {
+	last := (*o)[len(*o)-1]
+	*o = (*o)[:len(*o)-1]
+	return last.at, last.e
 }

@@ -216,6 +216,7 @@ func New(p *ir.Program, opts Options) (*Sim, error) {
 	n := int(opts.NumTasks)
 	s.tasks = make([]task, n)
 	s.slots = make([]int64, n*p.NumSlots)
+	s.q.nodes = make([]node, 0, n) // every task's first event, without growing
 	for i := range s.tasks {
 		t := &s.tasks[i]
 		t.sim = s
