@@ -508,7 +508,7 @@ func (s *Sim) cfEvaluate() bool {
 	s.q = eventQueue{}
 	ok := false
 	for _, mode := range []cfMode{cfMirror, cfTree, cfAll} {
-		if mode == cfMirror && !s.cfSymmetric(&spec) || mode == cfTree && (!cf.quiet[cf.stmt.ID()] || treeOrder(&spec) == 0) {
+		if mode == cfMirror && !s.cfSymmetric(&spec) || mode == cfTree && (!cf.quiet[cf.stmt.ID()] || treeOrder(&spec) == 0 || !s.cfAlike()) {
 			continue
 		}
 		ev.reset(s, spec, alg, q, mode)
@@ -517,13 +517,13 @@ func (s *Sim) cfEvaluate() bool {
 		}
 		q = ev.q
 	}
-	for ev.q.len() > 0 {
-		ev.q.pop() // left by an evaluation that gave up
-	}
-	s.q, ev.q = ev.q, eventQueue{}
 	if ok {
 		ev.apply()
 	}
+	for !ok && ev.q.len() > 0 {
+		ev.q.pop() // left by an evaluation that gave up
+	}
+	s.q, ev.q = ev.q, eventQueue{}
 	return ok
 }
 
@@ -540,8 +540,8 @@ func (ev *cfEval) reset(s *Sim, spec netmodel.Collective, alg netmodel.Algorithm
 	*ev = cfEval{s: s, spec: spec, alg: alg, mode: mode, combined: -1, all: ev.all, msgs: ev.msgs, q: q, exits: ev.exits[:0],
 		strict: !s.cf.quiet[s.cf.stmt.ID()], incoming: ev.incoming, own: ev.own[:0]}
 	switch n := len(s.tasks); {
-	case mode == cfMirror:
-		ev.tasks = make([]cfTask, 1)
+	case mode != cfAll:
+		ev.tasks = make([]cfTask, 1) // see part
 	case len(ev.all) != n:
 		ev.all = make([]cfTask, n)
 		ev.exits = make([]int32, 0, n)
@@ -563,7 +563,7 @@ func (ev *cfEval) start(id int32) bool {
 	if total > math.MaxInt16 {
 		return false
 	}
-	ev.tasks[id] = cfTask{cpu: t.cpuFree, snd: t.sendFree, rcv: t.recvFree, lastAt: s.now, inbox: -1, unexpected: -1,
+	*ev.part(id) = cfTask{cpu: t.cpuFree, snd: t.sendFree, rcv: t.recvFree, lastAt: s.now, inbox: -1, unexpected: -1,
 		total: int16(total), step: makeCfStep(st), planned: true}
 	return true
 }
@@ -587,7 +587,7 @@ func (ev *cfEval) evaluate() bool {
 	// brought it to the call.
 	for _, id := range cf.parked {
 		ev.run(id, s.now)
-		if ev.tasks[id].done || ev.failed {
+		if ev.part(id).done || ev.failed {
 			return false
 		}
 	}
@@ -602,6 +602,15 @@ func (ev *cfEval) evaluate() bool {
 	return !ev.failed && len(ev.exits) == len(ev.tasks)
 }
 
+// part is task id's part of the call. The shortcuts evaluate one task at
+// a time, in the first element of ev.tasks.
+func (ev *cfEval) part(id int32) *cfTask {
+	if ev.mode != cfAll {
+		return &ev.tasks[0]
+	}
+	return &ev.tasks[id]
+}
+
 // step processes event e at time at, and reports whether a task left
 // the call in it.
 func (ev *cfEval) step(at Time, e event) bool {
@@ -611,7 +620,7 @@ func (ev *cfEval) step(at Time, e event) bool {
 		ev.arrive(ev.msgs.at(id).dst, id, at)
 		return false
 	}
-	c := &ev.tasks[id]
+	c := ev.part(id)
 	c.lastAt = at
 	c.woken = false
 	if c.cpu > at {
@@ -624,22 +633,24 @@ func (ev *cfEval) step(at Time, e event) bool {
 
 // apply writes the evaluated call into the tasks and schedules each
 // task's continuation, the event in which it leaves the call, in the
-// order the event path processes them.
+// order the event path processes them (cfTree did as it went).
 func (ev *cfEval) apply() {
 	s := ev.s
 	n := int64(len(s.tasks))
-	if ev.mode == cfMirror {
+	switch ev.mode {
+	case cfMirror:
 		// Every task leaves in the batch of task 0's last event, in its order.
 		c := &ev.tasks[0]
 		for j := range int32(n) {
 			ev.leave(j^ev.order, c)
 		}
 		ev.events *= n
-	} else {
+	case cfAll:
 		for _, id := range ev.exits {
 			ev.leave(id, &ev.tasks[id])
 		}
 	}
+	// cfTree wrote each task as it left.
 	// The continuations are counted as they are processed.
 	s.nev += ev.events - n
 	s.noteCollective(ref(s.cf.stmt), &ev.spec, ev.alg)
@@ -656,7 +667,7 @@ func (ev *cfEval) leave(id int32, c *cfTask) {
 	t.total.collBytes += c.bytes
 	t.act = doneActivity // the statement is done when it resumes
 	t.waitOn = noWait
-	ev.s.schedule(c.lastAt, makeEvent(evResume, id))
+	ev.q.push(c.lastAt, makeEvent(evResume, id)) // the Sim's queue, borrowed
 }
 
 // link is Sim.link, without looking for the node when every message
@@ -703,7 +714,7 @@ func (ev *cfEval) costs(link *netmodel.LogGP, bytes int64) *cfCosts {
 // wake schedules task id's wake-up at at (or now, if earlier), from an
 // event at now.
 func (ev *cfEval) wake(id int32, at, now Time) {
-	c := &ev.tasks[id]
+	c := ev.part(id)
 	if c.woken || at > netmodel.MaxTime {
 		ev.failed = true // one wake-up at a time; times past MaxTime overflow
 		return
@@ -723,7 +734,7 @@ func (ev *cfEval) wake(id int32, at, now Time) {
 // run continues task id's part of the call at time now, as
 // Sim.collective does.
 func (ev *cfEval) run(id int32, now Time) {
-	c := &ev.tasks[id]
+	c := ev.part(id)
 	for c.k < c.total {
 		if !c.planned {
 			st, _ := netmodel.StepAt(ev.spec, ev.alg, int(id), int(c.k))
@@ -834,7 +845,7 @@ func (ev *cfEval) takeUnexpected(c *cfTask, src int32) int32 {
 // and Sim.wait do: it waits while the CPU or the receiving NIC is busy,
 // behind the messages that came before it, and is then absorbed.
 func (ev *cfEval) arrive(id, m int32, now Time) {
-	c := &ev.tasks[id]
+	c := ev.part(id)
 	free := max(c.cpu, c.rcv)
 	switch {
 	case c.inbox < 0 && free <= now:

@@ -64,7 +64,7 @@ func (s *Sim) cfSymmetric(spec *netmodel.Collective) bool {
 func (ev *cfEval) mirror() bool {
 	now := ev.s.now
 	ev.order = ev.s.cf.parked[0]
-	if ev.run(0, now); ev.tasks[0].done || ev.failed {
+	if ev.run(0, now); ev.part(0).done || ev.failed {
 		return false
 	}
 	last := now
@@ -103,7 +103,7 @@ func treeOrder(spec *netmodel.Collective) int {
 // treeTask is the task at position pos of the tree order, and treePos
 // its inverse.
 func (ev *cfEval) treeTask(pos int) int32 {
-	n := len(ev.tasks)
+	n := len(ev.s.tasks)
 	if treeOrder(&ev.spec) < 0 {
 		pos = n - 1 - pos
 	}
@@ -111,7 +111,7 @@ func (ev *cfEval) treeTask(pos int) int32 {
 }
 
 func (ev *cfEval) treePos(id int32) int {
-	n := len(ev.tasks)
+	n := len(ev.s.tasks)
 	pos := (int(id) - ev.spec.Root + n) % n
 	if treeOrder(&ev.spec) < 0 {
 		pos = n - 1 - pos
@@ -119,10 +119,41 @@ func (ev *cfEval) treePos(id int32) int {
 	return pos
 }
 
-// tree evaluates the tasks one after another in tree order (cfTree); it
-// reports false if it cannot tell the result.
+// cfAlike reports whether every parked task is in task 0's state as far
+// as a call and leaving it go: then cfTree can undo what it wrote into
+// the tasks by setting them back to that state.
+func (s *Sim) cfAlike() bool {
+	t0 := &s.tasks[0]
+	for i := range s.tasks {
+		t := &s.tasks[i]
+		if t.cpuFree != t0.cpuFree || t.sendFree != t0.sendFree || t.recvFree != t0.recvFree || t.comm != t0.comm ||
+			t.compute != t0.compute || t.total != t0.total || t.waitOn != t0.waitOn {
+			return false
+		}
+	}
+	return true
+}
+
+// tree evaluates the tasks one after another in tree order (cfTree),
+// writing each into the Sim's task as it leaves; it reports false, with
+// the tasks as they were, if it cannot tell the result.
 func (ev *cfEval) tree() bool {
-	n := len(ev.tasks)
+	s := ev.s
+	was := s.tasks[0] // every task's state (see cfAlike)
+	if ev.evaluateTree() {
+		return true
+	}
+	for pos := range ev.pos {
+		t := &s.tasks[ev.treeTask(pos)]
+		t.cpuFree, t.sendFree, t.recvFree, t.comm, t.compute, t.total, t.waitOn = was.cpuFree, was.sendFree, was.recvFree, was.comm, was.compute, was.total, was.waitOn
+		t.act = nil // parked
+	}
+	return false
+}
+
+// evaluateTree is tree without the undoing.
+func (ev *cfEval) evaluateTree() bool {
+	n := len(ev.s.tasks)
 	if len(ev.incoming) != n {
 		ev.incoming = make([]int32, n)
 	}
@@ -135,7 +166,7 @@ func (ev *cfEval) tree() bool {
 		if !ev.start(id) {
 			return false
 		}
-		c := &ev.tasks[id]
+		c := ev.part(id)
 		if ev.run(id, now); c.done || ev.failed {
 			return false
 		}
@@ -159,7 +190,7 @@ func (ev *cfEval) tree() bool {
 		if ev.failed || !c.done {
 			return false
 		}
-		ev.exits = append(ev.exits, id)
+		ev.leave(id, c)
 	}
 	return true
 }
