@@ -2,6 +2,8 @@ package interp
 
 import (
 	"reflect"
+	"runtime"
+	"runtime/debug"
 	"testing"
 )
 
@@ -38,5 +40,25 @@ func TestCollectiveTreeUndo(t *testing.T) {
 		if evaluated != 1 || treed != 0 {
 			t.Errorf("task 5 entering with %v more: %d calls evaluated, %d one task after another; want 1 and 0", extra, evaluated, treed)
 		}
+	}
+}
+
+// garbageSink keeps an allocation from being optimised away.
+var garbageSink []byte
+
+// TestGarbageOver: the heap's growth since the last collection is seen
+// as garbage that may be worth collecting before the Result is made.
+func TestGarbageOver(t *testing.T) {
+	runtime.GC()
+	// No collection may start while the test looks (the allocation
+	// below would set one off).
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	if garbageOver(64 << 20) {
+		t.Error("just after a collection: more than 64 MiB of garbage")
+	}
+	garbageSink = make([]byte, 128<<20)
+	garbageSink = nil
+	if !garbageOver(64 << 20) {
+		t.Error("after dropping 128 MiB: no more than 64 MiB of garbage")
 	}
 }
