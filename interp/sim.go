@@ -146,7 +146,18 @@ type Sim struct {
 	patterns patternCache
 	collUse  map[collUseKey]*CollectiveUse // the algorithms collectives ran with
 	shared   map[sharedKey][]collCall      // one-call lists tasks share (see shareCalls)
-	agree    map[agreeKey]*agreement       // timed-loop agreements in progress
+	// The list sharedCall returned last, which the next task usually
+	// asks for again.
+	lastShared struct {
+		k sharedKey
+		l []collCall
+	}
+	// The group cachedGroup found last, likewise.
+	lastGroup struct {
+		k patKey
+		g *group
+	}
+	agree map[agreeKey]*agreement // timed-loop agreements in progress
 
 	out          *bufio.Writer
 	problems     []Problem
