@@ -461,8 +461,8 @@ type cfEval struct {
 	failed      bool
 	// In cfMirror: the order of the batch of events (one per task, all
 	// at one time) that the event being processed belongs to, the task
-	// at position j in it being j ^ order; wakeOrder is the pending
-	// wake-up's.
+	// at position j in it being parked[j] ^ order; wakeOrder is the
+	// pending wake-up's.
 	order, wakeOrder int32
 	// In cfTree: the position of the task being evaluated, and each
 	// task's messages sent before its turn (see sendAhead).
@@ -641,8 +641,8 @@ func (ev *cfEval) apply() {
 	case cfMirror:
 		// Every task leaves in the batch of task 0's last event, in its order.
 		c := &ev.tasks[0]
-		for j := range int32(n) {
-			ev.leave(j^ev.order, c)
+		for _, id := range s.cf.parked {
+			ev.leave(id^ev.order, c)
 		}
 		ev.events *= n
 	case cfAll:

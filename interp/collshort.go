@@ -26,11 +26,12 @@ import "github.com/parley-hpc/parley/netmodel"
 // million. Every time at which anything happens then holds one event per
 // task, all scheduled in one earlier batch. The order in which a batch
 // is processed, and so the order in which the tasks leave, is tracked:
-// position j of a batch holds task j ^ order. The first batch is the
-// parking order, which must have that form; an event a task schedules
-// for itself (a wake-up, a message waiting for its CPU) keeps its batch's
+// position j of a batch holds task parked[j] ^ order, the first batch
+// being the parking order (order 0). An event a task schedules for
+// itself (a wake-up, a message waiting for its CPU) keeps its batch's
 // order, and a message from x ^ d to x, scheduled in the peer's event, is
-// at x's position in the sending batch XOR d, which XORs the order with d.
+// at the peer's position in the sending batch, which XORs the order
+// with d.
 //
 // cfTree. In a binomial broadcast every message goes from a rank to a
 // higher one (relative to the root), in a binomial reduce to a lower one.
@@ -49,10 +50,9 @@ func (s *Sim) cfSymmetric(spec *netmodel.Collective) bool {
 		return false // StepAt's all-reduce is recursive doubling (netmodel.Indexed)
 	}
 	t0 := &s.tasks[0]
-	order := s.cf.parked[0]
-	for j, id := range s.cf.parked {
-		t := &s.tasks[j]
-		if id != int32(j)^order || t.cpuFree != t0.cpuFree || t.sendFree != t0.sendFree || t.recvFree != t0.recvFree {
+	for i := range s.tasks {
+		t := &s.tasks[i]
+		if t.cpuFree != t0.cpuFree || t.sendFree != t0.sendFree || t.recvFree != t0.recvFree {
 			return false
 		}
 	}
@@ -63,7 +63,6 @@ func (s *Sim) cfSymmetric(spec *netmodel.Collective) bool {
 // it reports false if it cannot tell the result.
 func (ev *cfEval) mirror() bool {
 	now := ev.s.now
-	ev.order = ev.s.cf.parked[0]
 	if ev.run(0, now); ev.part(0).done || ev.failed {
 		return false
 	}
