@@ -445,11 +445,11 @@ type cfEval struct {
 	spec  netmodel.Collective
 	alg   netmodel.Algorithm
 	mode  cfMode
-	tasks []cfTask // by task; in cfMirror only task 0, standing for all
+	tasks []cfTask // by task; in the shortcuts only the task being evaluated (see part)
 	all   []cfTask // room for every task, kept for the next evaluation
 	msgs  slab[cfMsg]
 	q     eventQueue
-	exits []int32 // the tasks, in the order their last events were processed
+	exits []int32 // in cfAll, the tasks in the order their last events were processed
 	// The tail is not quiet: every task's last event must be scheduled
 	// before the first task leaves (see "Leaving the call").
 	strict bool

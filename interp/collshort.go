@@ -40,7 +40,10 @@ import "github.com/parley-hpc/parley/netmodel"
 // the time a task's turn comes, every message it will receive has been
 // sent, and when each arrives is known. Only the order of the exits is
 // not the event path's, so the statement's tail must be quiet (see
-// quietTail), where that order cannot matter.
+// quietTail), where that order cannot matter. Each task is written into
+// the Sim's task as it leaves, so no part is kept for every task; the
+// tasks must enter alike (see cfAlike), so that a tree that gives up
+// part-way can set the ones it wrote back.
 
 // cfSymmetric reports whether the call spec, every task parked in it, is
 // the same for every task up to a renumbering (see cfMirror above).
@@ -79,7 +82,6 @@ func (ev *cfEval) mirror() bool {
 		}
 		if ev.step(at, e) {
 			// Task 0 leaves in the last batch; nothing may follow it.
-			ev.exits = append(ev.exits, 0)
 			return !ev.failed && len(ev.own) == 0
 		}
 	}
