@@ -90,6 +90,8 @@ type cfState struct {
 	releasing bool  // the parked tasks are going on: they must not park again
 	used      bool  // a call was evaluated
 	evaluated int64 // calls evaluated, for tests
+	mirrored  int64 // of which in cfMirror, for tests
+	treed     int64 // of which in cfTree, for tests
 	// The last evaluation, whose arrays the next reuses: a call in a loop
 	// would otherwise allocate and fault in fresh memory every time.
 	ev *cfEval
@@ -202,6 +204,9 @@ func (s *Sim) cfPark(t *task, a *activity, call *collCall, spec *netmodel.Collec
 func (s *Sim) parkTask(t *task, a *activity) {
 	s.freeActivity(a)
 	t.act = nil
+	if s.cf.parked == nil {
+		s.cf.parked = make([]int32, 0, len(s.tasks)) // every task may park
+	}
 	s.cf.parked = append(s.cf.parked, t.id)
 }
 
@@ -315,6 +320,12 @@ func (s *Sim) cfGo() {
 		cf.parked = cf.parked[:0]
 		cf.used = true
 		cf.evaluated++
+		switch cf.ev.mode {
+		case cfMirror:
+			cf.mirrored++
+		case cfTree:
+			cf.treed++
+		}
 		return
 	}
 	s.cfRelease()
@@ -410,27 +421,35 @@ type cfStep struct {
 	sendBytes, recvBytes, reduce int64
 }
 
+func makeCfStep(st netmodel.Step) cfStep {
+	return cfStep{sendTo: int32(st.SendTo), recvFrom: int32(st.RecvFrom), sendBytes: st.SendBytes, recvBytes: st.RecvBytes, reduce: st.Reduce}
+}
+
 // cfMsg is a message of the call.
 type cfMsg struct {
 	readyAt  Time // once absorbed: when its receive can complete
 	bytes    int64
 	src, dst int32
 	qnext    int32 // in its inbox or unexpected messages
+	order    int32 // in cfMirror, the order of its pending event's batch (see cfEval.order)
 }
 
 // cfEval is one evaluation. Its events go through the Sim's queue,
 // borrowed (by time, then by scheduling order), with the
 // tasks' first parts scheduled in the order they parked: each event is
 // processed where the event path would process it, so ties fall as they
-// would there and no order has to be guessed.
+// would there and no order has to be guessed. Two modes take shortcuts
+// where the order cannot matter (see collshort.go).
 type cfEval struct {
 	s     *Sim
 	spec  netmodel.Collective
 	alg   netmodel.Algorithm
-	tasks []cfTask
+	mode  cfMode
+	tasks []cfTask // by task; in the shortcuts only the task being evaluated (see part)
+	all   []cfTask // room for every task, kept for the next evaluation
 	msgs  slab[cfMsg]
 	q     eventQueue
-	exits []int32 // the tasks, in the order their last events were processed
+	exits []int32 // in cfAll, the tasks in the order their last events were processed
 	// The tail is not quiet: every task's last event must be scheduled
 	// before the first task leaves (see "Leaving the call").
 	strict bool
@@ -440,107 +459,215 @@ type cfEval struct {
 	combineTime Time
 	events      int64
 	failed      bool
+	// In cfMirror: the order of the batch of events (one per task, all
+	// at one time) that the event being processed belongs to, the task
+	// at position j in it being parked[j] ^ order; wakeOrder is the
+	// pending wake-up's.
+	order, wakeOrder int32
+	// In cfTree: the position of the task being evaluated, and each
+	// task's messages sent before its turn (see sendAhead).
+	pos      int
+	incoming []int32
+	own      cfOwn // in the shortcuts, the events of the task being evaluated
 }
 
+// push schedules event e at time at.
+func (ev *cfEval) push(at Time, e event) {
+	if ev.mode == cfAll {
+		ev.q.push(at, e)
+		return
+	}
+	ev.own.push(at, e)
+}
+
+// cfMode is how a call is evaluated.
+type cfMode uint8
+
+const (
+	cfAll    cfMode = iota // every task, every event in the event path's order
+	cfMirror               // task 0 alone, standing for every task (see collshort.go)
+	cfTree                 // one task after another, down or up a tree (see collshort.go)
+)
+
 // cfEvaluate evaluates the call every task has parked in and applies it;
-// it reports false, changing nothing, if it cannot tell the result.
+// it reports false, changing nothing, if it cannot tell the result. It
+// tries the shortcuts the call allows first (see collshort.go), and
+// evaluates every task's events in order if they cannot tell.
 func (s *Sim) cfEvaluate() bool {
 	cf := s.cf
 	spec, alg, _ := s.collSpec(&s.tasks[cf.parked[0]], &cf.call)
-	n := len(s.tasks)
 	ev := cf.ev
 	if ev == nil {
-		ev = &cfEval{tasks: make([]cfTask, n), exits: make([]int32, 0, n)}
+		ev = &cfEval{}
 		cf.ev = ev
+	}
+	// The Sim's queue is empty while every task is parked: the evaluation
+	// borrows it and gives it back empty, so that one store of nodes (one
+	// for each task's event, at a million tasks 16 MB) serves both.
+	q := s.q
+	s.q = eventQueue{}
+	ok := false
+	for _, mode := range []cfMode{cfMirror, cfTree, cfAll} {
+		if mode == cfMirror && !s.cfSymmetric(&spec) || mode == cfTree && (!cf.quiet[cf.stmt.ID()] || treeOrder(&spec) == 0 || !s.cfAlike()) {
+			continue
+		}
+		ev.reset(s, spec, alg, q, mode)
+		if ok = ev.evaluate(); ok {
+			break
+		}
+		q = ev.q
+	}
+	if ok {
+		ev.apply()
+	}
+	for !ok && ev.q.len() > 0 {
+		ev.q.pop() // left by an evaluation that gave up
+	}
+	s.q, ev.q = ev.q, eventQueue{}
+	return ok
+}
+
+// reset readies ev for an evaluation of the call spec by alg in mode,
+// with the queue q (empty but for what an evaluation that gave up left in
+// it).
+func (ev *cfEval) reset(s *Sim, spec netmodel.Collective, alg netmodel.Algorithm, q eventQueue, mode cfMode) {
+	for q.len() > 0 {
+		q.pop()
 	}
 	if ev.msgs.live() > 0 {
 		ev.msgs = slab[cfMsg]{} // left by an evaluation that gave up
 	}
-	*ev = cfEval{s: s, spec: spec, alg: alg, combined: -1, tasks: ev.tasks, msgs: ev.msgs, exits: ev.exits[:0],
-		strict: !cf.quiet[cf.stmt.ID()]}
-	// The Sim's queue is empty while every task is parked: the evaluation
-	// borrows it and gives it back empty, so that one store of nodes (one
-	// for each task's event, at a million tasks 16 MB) serves both.
-	ev.q, s.q = s.q, eventQueue{}
-	ok := ev.evaluate()
-	if ev.q.len() > 0 {
-		ev.q = eventQueue{} // left by an evaluation that gave up
+	*ev = cfEval{s: s, spec: spec, alg: alg, mode: mode, combined: -1, all: ev.all, msgs: ev.msgs, q: q, exits: ev.exits[:0],
+		strict: !s.cf.quiet[s.cf.stmt.ID()], incoming: ev.incoming, own: ev.own[:0]}
+	switch n := len(s.tasks); {
+	case mode != cfAll:
+		ev.tasks = make([]cfTask, 1) // see part
+	case len(ev.all) != n:
+		ev.all = make([]cfTask, n)
+		ev.exits = make([]int32, 0, n)
+		fallthrough
+	default:
+		ev.tasks = ev.all
 	}
-	s.q, ev.q = ev.q, eventQueue{}
-	if ok {
-		ev.apply()
+}
+
+// start readies task id's part; it reports false if the evaluator cannot
+// take it.
+func (ev *cfEval) start(id int32) bool {
+	s := ev.s
+	t := &s.tasks[id]
+	st, total := netmodel.StepAt(ev.spec, ev.alg, int(id), 0)
+	if total == 0 {
+		return false // the call would end within the parking event
 	}
-	return ok
+	if total > math.MaxInt16 {
+		return false
+	}
+	*ev.part(id) = cfTask{cpu: t.cpuFree, snd: t.sendFree, rcv: t.recvFree, lastAt: s.now, inbox: -1, unexpected: -1,
+		total: int16(total), step: makeCfStep(st), planned: true}
+	return true
 }
 
 // evaluate runs the call in ev's own events; it reports false if it
 // cannot tell the result.
 func (ev *cfEval) evaluate() bool {
 	s, cf := ev.s, ev.s.cf
-	spec, alg, n := ev.spec, ev.alg, len(ev.tasks)
+	switch ev.mode {
+	case cfMirror:
+		return ev.start(0) && ev.mirror()
+	case cfTree:
+		return ev.tree()
+	}
 	for i := range ev.tasks {
-		t := &s.tasks[i]
-		ev.tasks[i] = cfTask{cpu: t.cpuFree, snd: t.sendFree, rcv: t.recvFree, lastAt: s.now, inbox: -1, unexpected: -1}
-		_, total := netmodel.StepAt(spec, alg, i, 0)
-		if total == 0 {
-			return false // the call would end within the parking event
-		}
-		if total > math.MaxInt16 {
+		if !ev.start(int32(i)) {
 			return false
 		}
-		ev.tasks[i].total = int16(total)
 	}
 	// The tasks start in the order they parked, each in the event that
 	// brought it to the call.
 	for _, id := range cf.parked {
 		ev.run(id, s.now)
-		if ev.tasks[id].done || ev.failed {
+		if ev.part(id).done || ev.failed {
 			return false
 		}
 	}
 	for !ev.failed && ev.q.len() > 0 {
 		at, e := ev.q.pop()
-		ev.events++
-		id := e.id()
-		if e.kind() == evArrive {
-			ev.arrive(ev.msgs.at(id).dst, id, at)
-			continue
-		}
-		c := &ev.tasks[id]
-		c.lastAt = at
-		c.woken = false
-		if c.cpu > at {
-			ev.wake(id, c.cpu, at)
-			continue
-		}
-		if ev.run(id, at); c.done {
-			ev.exits = append(ev.exits, id)
+		if ev.step(at, e) {
+			ev.exits = append(ev.exits, e.id())
 		}
 	}
 	// len(ev.exits) < n cannot happen: every plan ends, every message is
 	// received.
-	return !ev.failed && len(ev.exits) == n
+	return !ev.failed && len(ev.exits) == len(ev.tasks)
+}
+
+// part is task id's part of the call. The shortcuts evaluate one task at
+// a time, in the first element of ev.tasks.
+func (ev *cfEval) part(id int32) *cfTask {
+	if ev.mode != cfAll {
+		return &ev.tasks[0]
+	}
+	return &ev.tasks[id]
+}
+
+// step processes event e at time at, and reports whether a task left
+// the call in it.
+func (ev *cfEval) step(at Time, e event) bool {
+	ev.events++
+	id := e.id()
+	if e.kind() == evArrive {
+		ev.arrive(ev.msgs.at(id).dst, id, at)
+		return false
+	}
+	c := ev.part(id)
+	c.lastAt = at
+	c.woken = false
+	if c.cpu > at {
+		ev.wake(id, c.cpu, at)
+		return false
+	}
+	ev.run(id, at)
+	return c.done
 }
 
 // apply writes the evaluated call into the tasks and schedules each
 // task's continuation, the event in which it leaves the call, in the
-// order the event path processes them.
+// order the event path processes them (cfTree did as it went).
 func (ev *cfEval) apply() {
 	s := ev.s
-	for _, id := range ev.exits {
-		c, t := &ev.tasks[id], &s.tasks[id]
-		t.cpuFree, t.sendFree, t.recvFree = c.cpu, c.snd, c.rcv
-		t.comm += c.comm
-		t.compute += c.comp
-		t.total.collMsgs += int64(c.msgs)
-		t.total.collBytes += c.bytes
-		t.act = doneActivity // the statement is done when it resumes
-		t.waitOn = noWait
-		s.schedule(c.lastAt, makeEvent(evResume, id))
+	n := int64(len(s.tasks))
+	switch ev.mode {
+	case cfMirror:
+		// Every task leaves in the batch of task 0's last event, in its order.
+		c := &ev.tasks[0]
+		for _, id := range s.cf.parked {
+			ev.leave(id^ev.order, c)
+		}
+		ev.events *= n
+	case cfAll:
+		for _, id := range ev.exits {
+			ev.leave(id, &ev.tasks[id])
+		}
 	}
+	// cfTree wrote each task as it left.
 	// The continuations are counted as they are processed.
-	s.nev += ev.events - int64(len(ev.tasks))
+	s.nev += ev.events - n
 	s.noteCollective(ref(s.cf.stmt), &ev.spec, ev.alg)
+}
+
+// leave writes part c of the call into task id and schedules its
+// continuation.
+func (ev *cfEval) leave(id int32, c *cfTask) {
+	t := &ev.s.tasks[id]
+	t.cpuFree, t.sendFree, t.recvFree = c.cpu, c.snd, c.rcv
+	t.comm += c.comm
+	t.compute += c.comp
+	t.total.collMsgs += int64(c.msgs)
+	t.total.collBytes += c.bytes
+	t.act = doneActivity // the statement is done when it resumes
+	t.waitOn = noWait
+	ev.q.push(c.lastAt, makeEvent(evResume, id)) // the Sim's queue, borrowed
 }
 
 // link is Sim.link, without looking for the node when every message
@@ -587,7 +714,7 @@ func (ev *cfEval) costs(link *netmodel.LogGP, bytes int64) *cfCosts {
 // wake schedules task id's wake-up at at (or now, if earlier), from an
 // event at now.
 func (ev *cfEval) wake(id int32, at, now Time) {
-	c := &ev.tasks[id]
+	c := ev.part(id)
 	if c.woken || at > netmodel.MaxTime {
 		ev.failed = true // one wake-up at a time; times past MaxTime overflow
 		return
@@ -600,18 +727,18 @@ func (ev *cfEval) wake(id int32, at, now Time) {
 		return
 	}
 	c.woken = true
-	ev.q.push(max(at, now), makeEvent(evResume, id))
+	ev.wakeOrder = ev.order
+	ev.push(max(at, now), makeEvent(evResume, id))
 }
 
 // run continues task id's part of the call at time now, as
 // Sim.collective does.
 func (ev *cfEval) run(id int32, now Time) {
-	c := &ev.tasks[id]
+	c := ev.part(id)
 	for c.k < c.total {
 		if !c.planned {
 			st, _ := netmodel.StepAt(ev.spec, ev.alg, int(id), int(c.k))
-			c.step = cfStep{sendTo: int32(st.SendTo), recvFrom: int32(st.RecvFrom), sendBytes: st.SendBytes, recvBytes: st.RecvBytes, reduce: st.Reduce}
-			c.planned = true
+			c.step, c.planned = makeCfStep(st), true
 		}
 		st := &c.step
 		if st.recvFrom >= 0 && !c.recvPosted {
@@ -683,8 +810,21 @@ func (ev *cfEval) send(src, dst int32, bytes int64, at Time) {
 		ev.failed = true
 		return
 	}
-	*ev.msgs.at(m) = cfMsg{bytes: bytes, src: src, dst: dst, qnext: -1}
-	ev.q.push(at, makeEvent(evArrive, m))
+	order := ev.order
+	switch ev.mode {
+	case cfMirror:
+		// Task 0 stands for every task: the message that matters is the
+		// one its peer sends it at the same time, scheduled in the batch
+		// of the peer's event.
+		src, dst = dst, src
+		order ^= src ^ dst
+	case cfTree:
+		*ev.msgs.at(m) = cfMsg{bytes: bytes, src: src, dst: dst, qnext: -1}
+		ev.sendAhead(m, at)
+		return
+	}
+	*ev.msgs.at(m) = cfMsg{bytes: bytes, src: src, dst: dst, qnext: -1, order: order}
+	ev.push(at, makeEvent(evArrive, m))
 }
 
 func (ev *cfEval) release(m int32) { ev.msgs.release(m) }
@@ -705,7 +845,7 @@ func (ev *cfEval) takeUnexpected(c *cfTask, src int32) int32 {
 // and Sim.wait do: it waits while the CPU or the receiving NIC is busy,
 // behind the messages that came before it, and is then absorbed.
 func (ev *cfEval) arrive(id, m int32, now Time) {
-	c := &ev.tasks[id]
+	c := ev.part(id)
 	free := max(c.cpu, c.rcv)
 	switch {
 	case c.inbox < 0 && free <= now:
@@ -764,5 +904,6 @@ func (ev *cfEval) requeue(m int32, at Time) {
 		ev.failed = true
 		return
 	}
-	ev.q.push(at, makeEvent(evArrive, m))
+	ev.msgs.at(m).order = ev.order
+	ev.push(at, makeEvent(evArrive, m))
 }

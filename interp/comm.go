@@ -68,6 +68,9 @@ func (c *collCall) takesPart(t *task) bool {
 // and are not shared.
 func (s *Sim) sharedCall(st ir.Stmt, c *collCall) []collCall {
 	k := sharedKey{stmt: ref(st), op: c.op, group: c.group, root: c.root, bytes: c.bytes, times: c.times, tag: c.tag}
+	if s.lastShared.l != nil && s.lastShared.k == k {
+		return s.lastShared.l // the task before made the same call, as SPMD tasks do
+	}
 	l := s.shared[k]
 	if l == nil {
 		if len(s.shared) >= maxPatterns {
@@ -79,6 +82,7 @@ func (s *Sim) sharedCall(st ir.Stmt, c *collCall) []collCall {
 		l = []collCall{*c}
 		s.shared[k] = l
 	}
+	s.lastShared.k, s.lastShared.l = k, l
 	return l
 }
 
@@ -457,7 +461,11 @@ func (s *Sim) targetsOf(t *task, st ir.Stmt, phase int, source, target *ir.TaskS
 // it of the tasks list returns, in any order and with repeats.
 func (s *Sim) cachedGroup(key patKey, ok bool, list func() []int64) *group {
 	if ok {
+		if s.lastGroup.g != nil && s.lastGroup.k == key {
+			return s.lastGroup.g // the task before asked for the same group, as SPMD tasks do
+		}
 		if g, hit := s.patterns.groups[key]; hit {
+			s.lastGroup.k, s.lastGroup.g = key, g
 			return g
 		}
 	}

@@ -21,7 +21,9 @@
 // not touch the message counters, as in coNCePTuaL. A collective that every
 // task enters at the same moment, with nothing else left to happen before
 // it, is evaluated in flat arrays instead of through the tasks' statements,
-// to the same Result (see collfast.go).
+// to the same Result (see collfast.go); where the order of the tasks'
+// events cannot matter, for one task standing for all or one task at a
+// time (see collshort.go).
 //
 // A run's memory is bounded by Options.MaxMemory: New refuses a run whose
 // tasks would not fit, and a run whose messages and receives outstanding

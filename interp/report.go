@@ -79,7 +79,9 @@ type Counters struct {
 // OK reports whether the run had no problems.
 func (r *Result) OK() bool { return len(r.Problems) == 0 }
 
-func (s *Sim) result() *Result {
+// result makes the run's Result, its per-task figures in tasks (one
+// element per task).
+func (s *Sim) result(tasks []TaskStats) *Result {
 	r := &Result{Program: s.prog.Lang.File, Platform: s.plat.Name, NumTasks: s.g.NumTasks, Seed: s.g.Seed, Events: s.nev, Problems: s.problemList(),
 		Collectives: s.collectiveUses(), FastForward: s.ffNotes()}
 	switch {
@@ -90,7 +92,7 @@ func (s *Sim) result() *Result {
 	case s.deadlocked:
 		r.Status = Deadlocked
 	}
-	r.Tasks = make([]TaskStats, len(s.tasks))
+	r.Tasks = tasks
 	for i := range s.tasks {
 		t := &s.tasks[i]
 		end := t.finish

@@ -9,8 +9,10 @@ import (
 	"io"
 	"maps"
 	"runtime"
+	"runtime/metrics"
 	"slices"
 	"time"
+	"unsafe"
 
 	"github.com/parley-hpc/parley/internal/memlimit"
 	"github.com/parley-hpc/parley/ir"
@@ -144,7 +146,18 @@ type Sim struct {
 	patterns patternCache
 	collUse  map[collUseKey]*CollectiveUse // the algorithms collectives ran with
 	shared   map[sharedKey][]collCall      // one-call lists tasks share (see shareCalls)
-	agree    map[agreeKey]*agreement       // timed-loop agreements in progress
+	// The list sharedCall returned last, which the next task usually
+	// asks for again.
+	lastShared struct {
+		k sharedKey
+		l []collCall
+	}
+	// The group cachedGroup found last, likewise.
+	lastGroup struct {
+		k patKey
+		g *group
+	}
+	agree map[agreeKey]*agreement // timed-loop agreements in progress
 
 	out          *bufio.Writer
 	problems     []Problem
@@ -216,6 +229,7 @@ func New(p *ir.Program, opts Options) (*Sim, error) {
 	n := int(opts.NumTasks)
 	s.tasks = make([]task, n)
 	s.slots = make([]int64, n*p.NumSlots)
+	s.q.nodes = make([]node, 0, n) // every task's first event, without growing
 	for i := range s.tasks {
 		t := &s.tasks[i]
 		t.sim = s
@@ -251,8 +265,7 @@ func (s *Sim) Run() *Result {
 	default:
 		s.run()
 	}
-	s.releasePools()
-	return s.result()
+	return s.result(s.releasePools())
 }
 
 // bigRun is the task count from which Run collects the garbage between
@@ -260,19 +273,35 @@ func (s *Sim) Run() *Result {
 const bigRun = 1 << 16
 
 // releasePools drops the finished activities and collective states kept
-// for reuse and, in a run of bigRun tasks or more, collects the garbage
-// before the Result's per-task figures are allocated, so that they take
+// for reuse and returns room for the Result's per-task figures. In a run
+// of bigRun tasks or more that may hold garbage worth reusing (see
+// garbageOver) it collects the garbage first, so that the figures take
 // the memory of what the run no longer holds (the pools; the collective
-// evaluator's arrays; the event queue's room) instead of adding to the
-// peak: 128 of a million-task all-reduce's 737 bytes a task. The
-// collection took no more CPU time than faulting in the fresh memory
-// did: a million-task broadcast took 1.9 s of CPU with it, 2.1 s
-// without (one run each).
-func (s *Sim) releasePools() {
+// evaluator's arrays) instead of adding to the peak: 128 of a
+// million-task all-reduce's 737 bytes a task. The collection took no more
+// CPU time than faulting in the fresh memory did: a million-task
+// broadcast took 1.9 s of CPU with it, 2.1 s without (one run each).
+// Where the run holds little garbage (the evaluator's shortcuts make
+// none) the collection would find nothing, and the room, mostly new live
+// memory, would set off a second one anyway.
+func (s *Sim) releasePools() []TaskStats {
 	s.actPool, s.collPool = nil, nil
-	if len(s.tasks) >= bigRun {
+	n := len(s.tasks)
+	if n >= bigRun && garbageOver(int64(n)*int64(unsafe.Sizeof(TaskStats{}))/8) {
 		runtime.GC()
 	}
+	return make([]TaskStats, n)
+}
+
+// garbageOver reports whether the heap may hold more than b bytes of
+// garbage: whether it has grown by more than b since the last collection.
+func garbageOver(b int64) bool {
+	m := []metrics.Sample{{Name: "/gc/heap/live:bytes"}, {Name: "/memory/classes/heap/objects:bytes"}}
+	metrics.Read(m)
+	if m[0].Value.Kind() != metrics.KindUint64 || m[1].Value.Kind() != metrics.KindUint64 {
+		return true // not told: collect, as if there were
+	}
+	return int64(m[1].Value.Uint64())-int64(m[0].Value.Uint64()) > b
 }
 
 func (s *Sim) schedule(at Time, e event) { s.q.push(at, e) }
