@@ -87,6 +87,27 @@ func BenchmarkHalo3D262k(b *testing.B) {
 	b.ReportMetric(float64(events)/b.Elapsed().Seconds(), "events/s")
 }
 
+// BenchmarkHalo3D262kGoal is issue 19's goal program on 262,144 tasks: six
+// neighbours, 8 KiB faces (32 x 32 points, eager messages, where the
+// example's default of 64 x 64 sends 32 KiB by rendezvous), ten steps;
+// the goal is under 5 s of CPU.
+//
+//	go test ./interp -run XXX -bench Halo3D262kGoal -benchtime 1x -cpu 1
+func BenchmarkHalo3D262kGoal(b *testing.B) {
+	faces8KiB := func(src string) string {
+		return strings.Replace(src, `"--points" OR "-n" WITH DEFAULT 64`, `"--points" OR "-n" WITH DEFAULT 32`, 1)
+	}
+	var events int64
+	for b.Loop() {
+		res := halo3dWith(b, 64, 10, faces8KiB)
+		if res.Predicted != 332469990 {
+			b.Fatalf("predicted %v (%d ps), want 332469990 ps", res.Predicted, int64(res.Predicted))
+		}
+		events += res.Events
+	}
+	b.ReportMetric(float64(events)/b.Elapsed().Seconds(), "events/s")
+}
+
 // BenchmarkJitteredHalo3D4096 is BenchmarkHalo3D4096 with each task's
 // compute time drawn at random, so that almost no two events share a time:
 // the worst case for the event queue's per-time buckets.
