@@ -176,10 +176,14 @@ func BenchmarkNetworkModels(b *testing.B) {
 	for _, c := range []struct {
 		name string
 		plat func() (*netmodel.Platform, error)
+		face string // the faces' bytes, if not the example's 32 KiB
 	}{
-		{"loggp", func() (*netmodel.Platform, error) { return netmodel.Preset(netmodel.DefaultPlatform) }},
-		{"flow-torus", func() (*netmodel.Platform, error) { return torus, nil }},
-		{"packet-torus", func() (*netmodel.Platform, error) { return packets, nil }},
+		{"loggp", func() (*netmodel.Platform, error) { return netmodel.Preset(netmodel.DefaultPlatform) }, ""},
+		{"flow-torus", func() (*netmodel.Platform, error) { return torus, nil }, ""},
+		{"packet-torus", func() (*netmodel.Platform, error) { return packets, nil }, ""},
+		// Large faces, where the packet model's work per packet rather
+		// than the interpreter's per message sets the rate.
+		{"packet-torus-1MiB", func() (*netmodel.Platform, error) { return packets, nil }, "1048576"},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			plat, err := c.plat()
@@ -191,7 +195,13 @@ func BenchmarkNetworkModels(b *testing.B) {
 			var cpu time.Duration
 			peak := peakHeap(b, func() {
 				c0, _ := processCPU()
-				res := halo3dOn(b, plat, 16, 2)
+				var edit func(string) string
+				if c.face != "" {
+					edit = func(src string) string {
+						return strings.Replace(src, "LET face BE n * n * 8", "LET face BE "+c.face, 1)
+					}
+				}
+				res := halo3dPlat(b, plat, 16, 2, edit)
 				c1, _ := processCPU()
 				cpu += c1 - c0
 				for i := range res.Tasks {
