@@ -138,7 +138,7 @@ type pktMsg struct {
 	shared    bool
 	a, b, n   int64    // from node a to node b, n bytes
 	next, npk int64    // packets made so far, of npk
-	left      int64    // packets not yet delivered
+	left      int64    // packets not yet on their last link
 	hash      uint64   // the message's routing hash; each packet adds its number
 	at        Duration // when it was sent
 	token     int32
@@ -150,7 +150,7 @@ const (
 	evHead                 // a: packet: its head reached the near end of route[hop]
 	evLink                 // a: link: it is free again
 	evCredit               // a: link*nvc+vc: b bytes of credit are back
-	evDeliver              // a: packet: its tail reached its node
+	evDeliver              // a: message: its last packet's tail reached its node
 )
 
 type pktEvent struct {
@@ -339,13 +339,8 @@ func (f *PacketNet) handle(e pktEvent) {
 		f.credits[e.a] += e.b
 		f.tryStart(e.a/f.nvc, now)
 	case evDeliver:
-		p := f.pkt(e.a)
-		m := &f.msgs[p.msg]
-		if m.left--; m.left == 0 {
-			f.done = append(f.done, m.token)
-			f.freeM = append(f.freeM, p.msg)
-		}
-		f.free = append(f.free, e.a)
+		f.done = append(f.done, f.msgs[e.a].token)
+		f.freeM = append(f.freeM, e.a)
 	}
 }
 
@@ -481,7 +476,17 @@ func (f *PacketNet) start(l, id int32, now Duration) {
 	}
 	p.tailIn = txEnd + f.lat[c]
 	if p.hop == int32(len(p.route))-1 {
-		f.schedule(p.tailIn, evDeliver, id, 0)
+		// Every packet of a message ends on its destination's own
+		// link, which sends one at a time, so the last to start there
+		// is the last in, and the message is delivered with it: one
+		// event, scheduled when that packet's own would have been, so
+		// same-time deliveries keep their order. The packet needs no
+		// more than that.
+		f.free = append(f.free, id)
+		m := &f.msgs[p.msg]
+		if m.left--; m.left == 0 {
+			f.schedule(p.tailIn, evDeliver, p.msg, 0)
+		}
 		return
 	}
 	f.credits[l*f.nvc+int32(p.nextVC)] -= size
