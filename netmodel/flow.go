@@ -55,14 +55,16 @@ type FlowNet struct {
 	// from the links and flows: the walk and the filling test them for
 	// every flow on a link, and these small arrays stay in cache where the
 	// structures would not.
-	linkMark []uint32
+	linkMark []linkMark
 	changed  []int32 // links whose flows changed at the current instant
 	compF    []int32 // scratch: the component's flows and links
 	compL    []int32
 	fill     linkHeap
-	caps     capHeap // scratch: the component's caps (see maxMin)
-	done     []int32 // tokens of the flows that ended at the current instant
-	later    []int32 // flows due to start within Precision of now, put back
+	caps     capHeap   // scratch: the component's caps (see maxMin)
+	done     []int32   // tokens of the flows that ended at the current instant
+	route    []int32   // scratch: a route
+	paths    [][]int32 // buffers for paths longer than flowInline, given back by ended flows
+	later    []int32   // flows due to start within Precision of now, put back
 
 	stats NetStats
 }
@@ -101,20 +103,31 @@ type NetStats struct {
 	Refilled int64 // flow: flows whose rates were recomputed, summed over the refills
 }
 
+// flowLink is a link as the flow model keeps it between instants: its
+// state during a filling is the component's (fillLink), so that the links
+// of a large torus take less of the cache.
 type flowLink struct {
 	flows []int32 // the flows sharing the link now
 	bytes int64   // the bytes of every flow that started sharing it
-	// Progressive filling's state: the bandwidth not yet given out and the
-	// flows not yet fixed.
-	residual float64
-	unfixed  int32
-	key      float64 // the least key of its entries in the filling heap
+}
+
+// linkMark is the epoch in which a link was last in a refilled component,
+// its place in that component's links (FlowNet.compL, linkHeap.links),
+// and how many flows share it now (its flows' length), so that a refill
+// reads the link itself only where flows share it: a link one flow
+// crosses is a cap on that flow (see maxMin), all it needs to know.
+type linkMark struct {
+	epoch uint32
+	at    int32
+	flows int32
 }
 
 type flow struct {
 	// path is the route, the link ids from source to destination, then
-	// the flow's index in each of those links' flows while it shares them.
+	// the flow's index in each of those links' flows while it shares them:
+	// inline's memory when it fits there, beside the flow, else its own.
 	path      []int32
+	inline    [flowInline]int32
 	remaining float64 // bytes not yet sent as of last
 	rate      float64 // bytes per picosecond
 	last      Duration
@@ -138,6 +151,11 @@ type flowMark struct{ mark, fixed uint32 }
 
 func (fl *flow) route() []int32 { return fl.path[:len(fl.path)/2] }
 func (fl *flow) pos() []int32   { return fl.path[len(fl.path)/2:] }
+
+// flowInline is the room for a path in a flow: routes of three links (a
+// node's two and one between switches: a torus's nearest neighbours, any
+// route on a star) are read with the flow, without a miss of their own.
+const flowInline = 6
 
 // flowChunk is how many flows FlowNet allocates at once: chunks, not one
 // growing slice, so that the flows cost what is in flight and never move.
@@ -169,13 +187,12 @@ func NewFlowNet(p *Platform, seed uint64) *FlowNet {
 	f.bw = []float64{perPs(t.HostBandwidth), perPs(t.Bandwidth), perPs(t.GlobalBandwidth)}
 	f.lat = []Duration{t.HostLatency, t.Latency, t.GlobalLatency}
 	f.links = make([]flowLink, t.LinkCount())
-	f.linkMark = make([]uint32, t.LinkCount())
+	f.linkMark = make([]linkMark, t.LinkCount())
 	f.hostLinks = int32(2 * t.NodeCount())
 	f.globalLinks = int32(t.LinkCount())
 	if t.Kind == Dragonfly {
 		f.globalLinks = f.hostLinks + int32(t.Groups*t.Routers*t.Routers)
 	}
-	f.fill.links = f.links
 	return f
 }
 
@@ -240,9 +257,20 @@ func (f *FlowNet) Send(at Duration, a, b int64, n int64, token int32) {
 		f.nflows++
 	}
 	fl := f.flow(id)
-	fl.path = f.topo.Route(a, b, f.hash(a, b), fl.path[:0])
-	hops := len(fl.path)
-	fl.path = slices.Grow(fl.path, hops)[:2*hops] // room for pos
+	f.route = f.topo.Route(a, b, f.hash(a, b), f.route[:0])
+	hops := len(f.route)
+	fl.path = fl.inline[:]
+	if 2*hops > flowInline {
+		// A longer path goes in a buffer of its own, one that an ended
+		// flow gave back if there is one: flows come and go by the
+		// thousand, their buffers with them.
+		if k := len(f.paths); k > 0 {
+			fl.path, f.paths = f.paths[k-1], f.paths[:k-1]
+		}
+		fl.path = slices.Grow(fl.path[:0], 2*hops)
+	}
+	fl.path = fl.path[:2*hops]
+	copy(fl.path, f.route)
 	lat := f.routeLatency(fl.route())
 	fl.remaining, fl.rate, fl.token, fl.sharing = float64(n), 0, token, false
 	fl.seq = f.seq
@@ -380,6 +408,7 @@ func (f *FlowNet) Step(now Duration, done func(token int32)) {
 				lk.bytes += n
 				pos[i] = int32(len(lk.flows))
 				lk.flows = append(lk.flows, id)
+				f.linkMark[l].flows++
 				f.changed = append(f.changed, l)
 			}
 			continue
@@ -394,12 +423,17 @@ func (f *FlowNet) Step(now Duration, done func(token int32)) {
 				m := f.flow(moved)
 				m.pos()[slices.Index(m.route(), l)] = pos[i]
 				lk.flows = lk.flows[:last]
+				f.linkMark[l].flows--
 				f.changed = append(f.changed, l)
 			}
 		}
 		fl.sharing = false
 		f.done = append(f.done, fl.token)
 		f.free = append(f.free, id)
+		if cap(fl.path) > flowInline {
+			f.paths = append(f.paths, fl.path[:0])
+			fl.path = nil
+		}
 	}
 	for _, id := range f.later {
 		fl := f.flow(id)
@@ -417,7 +451,7 @@ func (f *FlowNet) Step(now Duration, done func(token int32)) {
 func (f *FlowNet) refill(now Duration) {
 	first := f.epoch + 1
 	for _, l := range f.changed {
-		if f.linkMark[l] >= first || len(f.links[l].flows) == 0 {
+		if m := f.linkMark[l]; m.epoch >= first || m.flows == 0 {
 			continue // refilled already, or nothing to share
 		}
 		f.epoch++
@@ -435,10 +469,13 @@ func (f *FlowNet) refill(now Duration) {
 // component's links and flows are each read once before the filling.
 func (f *FlowNet) component(l int32, now Duration) {
 	f.compF, f.compL = f.compF[:0], f.compL[:0]
-	f.fill.items, f.caps.items = f.fill.items[:0], f.caps.items[:0]
+	f.fill.items, f.fill.links, f.caps.items = f.fill.items[:0], f.fill.links[:0], f.caps.items[:0]
 	windowed := f.params.TCPGamma > 0
 	f.join(l, f.links[l].flows[0])
 	for i := 0; i < len(f.compL); i++ {
+		if l := f.compL[i]; f.linkMark[l].flows == 1 && i > 0 {
+			continue // its flow is the one that joined it: in already
+		}
 		for _, id := range f.links[f.compL[i]].flows {
 			m := f.mark(id)
 			if m.mark == f.epoch {
@@ -458,7 +495,7 @@ func (f *FlowNet) component(l int32, now Duration) {
 				}
 			}
 			for _, l2 := range fl.route() {
-				if f.linkMark[l2] != f.epoch {
+				if f.linkMark[l2].epoch != f.epoch {
 					f.join(l2, id)
 				}
 			}
@@ -470,19 +507,21 @@ func (f *FlowNet) component(l int32, now Duration) {
 // bandwidth to give out, and a cap or a place in the filling heap (see
 // maxMin). A cap's flow is id, so the link's flows need not be read.
 func (f *FlowNet) join(l, id int32) {
-	lk := &f.links[l]
-	f.linkMark[l] = f.epoch
+	m := &f.linkMark[l]
+	n, at := m.flows, int32(len(f.compL))
+	m.epoch, m.at = f.epoch, at
 	f.compL = append(f.compL, l)
-	lk.residual = f.bw[f.class(l)]
-	lk.unfixed = int32(len(lk.flows))
-	switch lk.unfixed {
+	bw := f.bw[f.class(l)]
+	fl := fillLink{residual: bw, unfixed: n, link: l}
+	switch n {
 	case 0:
 	case 1:
-		f.caps.items = append(f.caps.items, flowCap{lk.residual, l, id})
+		f.caps.items = append(f.caps.items, flowCap{bw, l, id})
 	default:
-		lk.key = lk.residual / float64(lk.unfixed)
-		f.fill.items = append(f.fill.items, linkEntry{lk.key, l})
+		fl.key = bw / float64(n)
+		f.fill.items = append(f.fill.items, linkEntry{fl.key, l, at})
 	}
+	f.fill.links = append(f.fill.links, fl)
 }
 
 // maxMin gives the component's flows their max-min fair rates by
@@ -513,13 +552,14 @@ func (f *FlowNet) maxMin() {
 		fl := f.flow(id)
 		fl.rate, f.mark(id).fixed = rate, f.epoch
 		for _, l := range fl.route() {
-			lk := &f.links[l]
-			if len(lk.flows) == 1 {
+			m := f.linkMark[l]
+			if m.flows == 1 {
 				continue // a cap, not in the heap
 			}
+			lk := &f.fill.links[m.at]
 			lk.residual = max(lk.residual-rate, 0)
 			lk.unfixed--
-			f.fill.lower(l)
+			f.fill.lower(m.at)
 		}
 	}
 	for {
