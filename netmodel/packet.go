@@ -81,7 +81,9 @@ type PacketNet struct {
 	strides                []int64 // torus: node-number stride of each dimension
 	nvc                    int32   // virtual channels per link
 
-	ports []pktPort // by link*nvc + vc
+	links   []pktLink
+	queues  []pktQueue // by link*nvc + vc: packets waiting to start on the link
+	credits []int64    // by link*nvc + vc: bytes free in the buffer at the link's far end
 
 	pkts  []*[flowChunk]packet // in chunks, as FlowNet's flows
 	own   [][]int32            // by packet: its own route buffer, where routing has a choice
@@ -99,19 +101,15 @@ type PacketNet struct {
 	stats NetStats
 }
 
-// pktPort is a link's output port on one virtual channel: the packets
-// waiting to start on the link and the bytes free in the buffer at its
-// far end. A link's own state (when it is free, its wake-up, its bytes)
-// sits in the port of its channel 0, so that a link, its queues and its
-// credits are one stretch of memory (64 bytes a channel), which tryStart
-// reads whole, rather than three arrays each missing the cache.
-type pktPort struct {
-	items  []queued
-	head   int32
-	credit int64
-	freeAt Duration // channel 0: when the packet on the link has gone
-	wakeAt Duration // channel 0: when an evLink is due; -1: none
-	bytes  int64    // channel 0: the bytes that crossed the link
+type pktLink struct {
+	freeAt Duration // when the packet on it has gone
+	wakeAt Duration // when an evLink is due; -1: none
+	bytes  int64
+}
+
+type pktQueue struct {
+	items []queued
+	head  int32
 }
 
 // queued is a packet in an output queue with what tryStart compares, so
@@ -126,10 +124,7 @@ type queued struct {
 // from vcShift up, the virtual channel it takes there (see channels): one
 // load gives both, and a packet is no more than its route and where it is.
 type packet struct {
-	// route is inline's memory when the route fits there, else its own
-	// (PacketNet.own), or its message's where routing has no choice.
-	route  []int32
-	inline [pktInline]int32
+	route  []int32  // its own (PacketNet.own), or its message's where routing has no choice
 	tailIn Duration // when its tail is in the buffer it sits in
 	msg    int32
 	size   int32
@@ -189,9 +184,14 @@ func NewPacketNet(p *Platform, seed uint64) *PacketNet {
 		f.nvc = 3
 		f.globalLinks = f.hostLinks + int32(t.Groups*t.Routers*t.Routers)
 	}
-	f.ports = make([]pktPort, n*int(f.nvc))
-	for i := range f.ports {
-		f.ports[i].credit, f.ports[i].wakeAt = p.Packet.Buffer, -1
+	f.links = make([]pktLink, n)
+	for i := range f.links {
+		f.links[i].wakeAt = -1
+	}
+	f.queues = make([]pktQueue, n*int(f.nvc))
+	f.credits = make([]int64, n*int(f.nvc))
+	for i := range f.credits {
+		f.credits[i] = p.Packet.Buffer
 	}
 	f.handler = f.handle
 	return f
@@ -276,10 +276,6 @@ func (f *PacketNet) nextPacket(mid int32) int32 {
 		f.channels(own)
 		f.own[id], p.route = own, own
 	}
-	if len(p.route) <= pktInline {
-		// Kept with the packet, which every event of it reads anyway.
-		p.route = p.inline[:copy(p.inline[:], p.route)]
-	}
 	p.size = int32(min(f.mtu, m.n-m.next*f.mtu))
 	p.msg, p.hop, p.vc, p.nextVC, p.tailIn = mid, 0, 0, 0, m.at
 	f.stats.Hops += int64(len(p.route) - 2)
@@ -337,10 +333,10 @@ func (f *PacketNet) handle(e pktEvent) {
 		p := f.pkt(e.a)
 		f.tryStart(linkOf(p.route[p.hop]), now)
 	case evLink:
-		f.ports[e.a*f.nvc].wakeAt = -1
+		f.links[e.a].wakeAt = -1
 		f.tryStart(e.a, now)
 	case evCredit:
-		f.ports[e.a].credit += e.b
+		f.credits[e.a] += e.b
 		f.tryStart(e.a/f.nvc, now)
 	case evDeliver:
 		f.done = append(f.done, f.msgs[e.a].token)
@@ -354,7 +350,7 @@ func (f *PacketNet) enqueue(id int32) {
 	p := f.pkt(id)
 	r := p.route[p.hop]
 	p.nextVC = uint8(r >> vcShift)
-	q := &f.ports[linkOf(r)*f.nvc+int32(p.nextVC)]
+	q := &f.queues[linkOf(r)*f.nvc+int32(p.nextVC)]
 	q.items = append(q.items, f.queued(id, f.seq))
 	f.seq++
 }
@@ -368,10 +364,6 @@ func (f *PacketNet) queued(id int32, seq uint64) queued {
 	}
 	return queued{seq, id, need}
 }
-
-// pktInline is the room for a route in a packet (which it then fills, 64
-// bytes): a node's two links and two between switches.
-const pktInline = 4
 
 // Route entries: a link id below 2^vcShift and its virtual channel
 // above.
@@ -424,8 +416,8 @@ func (f *PacketNet) channels(route []int32) {
 // credit, saving the link a wake-up; else the link wakes when free. A link
 // whose heads all lack credit waits for credit to come back.
 func (f *PacketNet) tryStart(l int32, now Duration) {
-	qs := f.ports[l*f.nvc : (l+1)*f.nvc]
-	lk := &qs[0]
+	lk := &f.links[l]
+	qs := f.queues[l*f.nvc : (l+1)*f.nvc]
 	for {
 		busy := lk.freeAt > now
 		best, bestSeq, ready := -1, uint64(math.MaxUint64), false
@@ -438,7 +430,7 @@ func (f *PacketNet) tryStart(l int32, now Duration) {
 			if e.seq >= bestSeq {
 				continue
 			}
-			ok := q.credit >= int64(e.need)
+			ok := f.credits[int(l*f.nvc)+v] >= int64(e.need)
 			if ok || busy {
 				best, bestSeq, ready = v, e.seq, ok
 			}
@@ -473,7 +465,7 @@ func (f *PacketNet) start(l, id int32, now Duration) {
 	c := f.class(l)
 	size := int64(p.size)
 	txEnd := max(now+Duration(float64(size)*f.psPerByte[c]+0.5), p.tailIn)
-	lk := &f.ports[l*f.nvc]
+	lk := &f.links[l]
 	lk.freeAt = txEnd
 	lk.bytes += size
 	if p.hop > 0 {
@@ -497,7 +489,7 @@ func (f *PacketNet) start(l, id int32, now Duration) {
 		}
 		return
 	}
-	f.ports[l*f.nvc+int32(p.nextVC)].credit -= size
+	f.credits[l*f.nvc+int32(p.nextVC)] -= size
 	p.vc = p.nextVC
 	p.hop++
 	f.schedule(now+f.lat[c], evHead, id, 0)
@@ -508,9 +500,9 @@ func (f *PacketNet) Stats() NetStats { return f.stats }
 
 // LinkBytes returns the bytes that crossed each link so far, by link id.
 func (f *PacketNet) LinkBytes() []int64 {
-	out := make([]int64, len(f.ports)/int(f.nvc))
-	for i := range out {
-		out[i] = f.ports[i*int(f.nvc)].bytes
+	out := make([]int64, len(f.links))
+	for i := range f.links {
+		out[i] = f.links[i].bytes
 	}
 	return out
 }
