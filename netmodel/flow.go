@@ -60,11 +60,9 @@ type FlowNet struct {
 	compF    []int32 // scratch: the component's flows and links
 	compL    []int32
 	fill     linkHeap
-	caps     capHeap   // scratch: the component's caps (see maxMin)
-	done     []int32   // tokens of the flows that ended at the current instant
-	route    []int32   // scratch: a route
-	paths    [][]int32 // buffers for paths longer than flowInline, given back by ended flows
-	later    []int32   // flows due to start within Precision of now, put back
+	caps     capHeap // scratch: the component's caps (see maxMin)
+	done     []int32 // tokens of the flows that ended at the current instant
+	later    []int32 // flows due to start within Precision of now, put back
 
 	stats NetStats
 }
@@ -124,10 +122,8 @@ type linkMark struct {
 
 type flow struct {
 	// path is the route, the link ids from source to destination, then
-	// the flow's index in each of those links' flows while it shares them:
-	// inline's memory when it fits there, beside the flow, else its own.
+	// the flow's index in each of those links' flows while it shares them.
 	path      []int32
-	inline    [flowInline]int32
 	remaining float64 // bytes not yet sent as of last
 	rate      float64 // bytes per picosecond
 	last      Duration
@@ -151,11 +147,6 @@ type flowMark struct{ mark, fixed uint32 }
 
 func (fl *flow) route() []int32 { return fl.path[:len(fl.path)/2] }
 func (fl *flow) pos() []int32   { return fl.path[len(fl.path)/2:] }
-
-// flowInline is the room for a path in a flow: routes of three links (a
-// node's two and one between switches: a torus's nearest neighbours, any
-// route on a star) are read with the flow, without a miss of their own.
-const flowInline = 6
 
 // flowChunk is how many flows FlowNet allocates at once: chunks, not one
 // growing slice, so that the flows cost what is in flight and never move.
@@ -257,20 +248,9 @@ func (f *FlowNet) Send(at Duration, a, b int64, n int64, token int32) {
 		f.nflows++
 	}
 	fl := f.flow(id)
-	f.route = f.topo.Route(a, b, f.hash(a, b), f.route[:0])
-	hops := len(f.route)
-	fl.path = fl.inline[:]
-	if 2*hops > flowInline {
-		// A longer path goes in a buffer of its own, one that an ended
-		// flow gave back if there is one: flows come and go by the
-		// thousand, their buffers with them.
-		if k := len(f.paths); k > 0 {
-			fl.path, f.paths = f.paths[k-1], f.paths[:k-1]
-		}
-		fl.path = slices.Grow(fl.path[:0], 2*hops)
-	}
-	fl.path = fl.path[:2*hops]
-	copy(fl.path, f.route)
+	fl.path = f.topo.Route(a, b, f.hash(a, b), fl.path[:0])
+	hops := len(fl.path)
+	fl.path = slices.Grow(fl.path, hops)[:2*hops] // room for pos
 	lat := f.routeLatency(fl.route())
 	fl.remaining, fl.rate, fl.token, fl.sharing = float64(n), 0, token, false
 	fl.seq = f.seq
@@ -430,10 +410,6 @@ func (f *FlowNet) Step(now Duration, done func(token int32)) {
 		fl.sharing = false
 		f.done = append(f.done, fl.token)
 		f.free = append(f.free, id)
-		if cap(fl.path) > flowInline {
-			f.paths = append(f.paths, fl.path[:0])
-			fl.path = nil
-		}
 	}
 	for _, id := range f.later {
 		fl := f.flow(id)
