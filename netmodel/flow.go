@@ -101,22 +101,23 @@ type NetStats struct {
 	Refilled int64 // flow: flows whose rates were recomputed, summed over the refills
 }
 
-// flowLink is a link as the flow model keeps it between instants: its
-// state during a filling is the component's (fillLink), so that the links
-// of a large torus take less of the cache.
 type flowLink struct {
 	flows []int32 // the flows sharing the link now
 	bytes int64   // the bytes of every flow that started sharing it
+	// Progressive filling's state: the bandwidth not yet given out and the
+	// flows not yet fixed.
+	residual float64
+	unfixed  int32
+	key      float64 // the least key of its entries in the filling heap
 }
 
-// linkMark is the epoch in which a link was last in a refilled component,
-// its place in that component's links (FlowNet.compL, linkHeap.links),
+// linkMark is the epoch in which a link was last in a refilled component
 // and how many flows share it now (its flows' length), so that a refill
-// reads the link itself only where flows share it: a link one flow
-// crosses is a cap on that flow (see maxMin), all it needs to know.
+// need not read a link that one flow alone crosses: such a link is a cap
+// on that flow (see maxMin), and its bandwidth, by its class, is all the
+// filling needs of it.
 type linkMark struct {
 	epoch uint32
-	at    int32
 	flows int32
 }
 
@@ -184,6 +185,7 @@ func NewFlowNet(p *Platform, seed uint64) *FlowNet {
 	if t.Kind == Dragonfly {
 		f.globalLinks = f.hostLinks + int32(t.Groups*t.Routers*t.Routers)
 	}
+	f.fill.links = f.links
 	return f
 }
 
@@ -445,7 +447,7 @@ func (f *FlowNet) refill(now Duration) {
 // component's links and flows are each read once before the filling.
 func (f *FlowNet) component(l int32, now Duration) {
 	f.compF, f.compL = f.compF[:0], f.compL[:0]
-	f.fill.items, f.fill.links, f.caps.items = f.fill.items[:0], f.fill.links[:0], f.caps.items[:0]
+	f.fill.items, f.caps.items = f.fill.items[:0], f.caps.items[:0]
 	windowed := f.params.TCPGamma > 0
 	f.join(l, f.links[l].flows[0])
 	for i := 0; i < len(f.compL); i++ {
@@ -484,20 +486,19 @@ func (f *FlowNet) component(l int32, now Duration) {
 // maxMin). A cap's flow is id, so the link's flows need not be read.
 func (f *FlowNet) join(l, id int32) {
 	m := &f.linkMark[l]
-	n, at := m.flows, int32(len(f.compL))
-	m.epoch, m.at = f.epoch, at
+	m.epoch = f.epoch
 	f.compL = append(f.compL, l)
 	bw := f.bw[f.class(l)]
-	fl := fillLink{residual: bw, unfixed: n, link: l}
-	switch n {
+	switch m.flows {
 	case 0:
 	case 1:
 		f.caps.items = append(f.caps.items, flowCap{bw, l, id})
 	default:
-		fl.key = bw / float64(n)
-		f.fill.items = append(f.fill.items, linkEntry{fl.key, l, at})
+		lk := &f.links[l]
+		lk.residual, lk.unfixed = bw, m.flows
+		lk.key = bw / float64(m.flows)
+		f.fill.items = append(f.fill.items, linkEntry{lk.key, l})
 	}
-	f.fill.links = append(f.fill.links, fl)
 }
 
 // maxMin gives the component's flows their max-min fair rates by
@@ -528,14 +529,13 @@ func (f *FlowNet) maxMin() {
 		fl := f.flow(id)
 		fl.rate, f.mark(id).fixed = rate, f.epoch
 		for _, l := range fl.route() {
-			m := f.linkMark[l]
-			if m.flows == 1 {
+			if f.linkMark[l].flows == 1 {
 				continue // a cap, not in the heap
 			}
-			lk := &f.fill.links[m.at]
+			lk := &f.links[l]
 			lk.residual = max(lk.residual-rate, 0)
 			lk.unfixed--
-			f.fill.lower(m.at)
+			f.fill.lower(l)
 		}
 	}
 	for {

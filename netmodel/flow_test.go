@@ -198,11 +198,12 @@ func TestFlowComponents(t *testing.T) {
 // flows: the heap must still hand out each link once, least share first,
 // with its share, and skip the one with nothing to fix.
 func TestLinkHeapShareDown(t *testing.T) {
-	links := make([]fillLink, 8)
+	links := make([]flowLink, 8)
 	h := linkHeap{links: links}
 	for i := range links {
-		links[i] = fillLink{residual: float64(10 + i), key: float64(10 + i), unfixed: 1, link: int32(i)}
-		h.items = append(h.items, linkEntry{links[i].residual, int32(i), int32(i)})
+		links[i].residual, links[i].unfixed = float64(10+i), 1
+		links[i].key = links[i].residual
+		h.items = append(h.items, linkEntry{links[i].residual, int32(i)})
 	}
 	h.init()
 	links[6].residual = 5 // a leaf: its share falls below every other

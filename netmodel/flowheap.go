@@ -22,24 +22,12 @@ import "math"
 // writing a link's place in the heap into the link at each move.
 type linkHeap struct {
 	items []linkEntry
-	links []fillLink // the component's, by their place in it
+	links []flowLink
 }
 
-// fillLink is a link's state during a filling: the bandwidth not yet
-// given out and the flows not yet fixed.
-type fillLink struct {
-	residual float64
-	key      float64 // the least key of its entries in the heap
-	unfixed  int32
-	link     int32 // its id
-}
-
-// linkEntry is a link's entry in the heap: its key, then its id and its
-// place in the component to break ties and find it.
 type linkEntry struct {
 	share float64
 	link  int32
-	at    int32
 }
 
 func (a *linkEntry) before(b *linkEntry) bool {
@@ -59,7 +47,7 @@ func (h *linkHeap) init() {
 func (h *linkHeap) least() (linkEntry, bool) {
 	for len(h.items) > 0 {
 		e := &h.items[0]
-		lk := &h.links[e.at]
+		lk := &h.links[e.link]
 		if lk.unfixed == 0 {
 			h.pop()
 			continue
@@ -77,7 +65,7 @@ func (h *linkHeap) least() (linkEntry, bool) {
 // take removes the first link, least's, whose flows are then fixed: it
 // needs no entry again in this filling.
 func (h *linkHeap) take() {
-	h.links[h.items[0].at].key = math.Inf(-1)
+	h.links[h.items[0].link].key = math.Inf(-1)
 	h.pop()
 }
 
@@ -90,17 +78,17 @@ func (h *linkHeap) pop() {
 	}
 }
 
-// lower gives the component's link at, in the filling, an entry at its
-// share if the share fell below the least key it has. A link taken, or
-// left with no unfixed flows, is left alone.
-func (h *linkHeap) lower(at int32) {
-	lk := &h.links[at]
+// lower gives link l, in the filling, an entry at its share if the share
+// fell below the least key it has. A link taken, or left with no unfixed
+// flows, is left alone.
+func (h *linkHeap) lower(l int32) {
+	lk := &h.links[l]
 	if lk.unfixed == 0 {
 		return
 	}
 	if share := lk.residual / float64(lk.unfixed); share < lk.key {
 		lk.key = share
-		h.items = append(h.items, linkEntry{share, lk.link, at})
+		h.items = append(h.items, linkEntry{share, l})
 		h.up(len(h.items) - 1)
 	}
 }
