@@ -155,7 +155,8 @@ memory_bandwidth = "200GB/s"
 // BenchmarkNetworkModels runs the 4,096-task halo of BenchmarkHalo3D4096
 // (two steps) under loggp (ib-edr), under the flow model on a torus and
 // under the packet model on the same torus (4 KiB packets, 64 KiB
-// buffers), reporting simulated messages (the program's and the
+// buffers), the last with the example's 32 KiB faces and with 1 MiB ones
+// (packet-torus-1MiB), reporting simulated messages (the program's and the
 // collectives') per second of wall time and per second of the process's
 // CPU time (where the system gives it: a shared machine's load moves wall
 // times far more), and the peak heap per task, so that the models compare
