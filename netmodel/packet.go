@@ -329,9 +329,7 @@ func (f *PacketNet) handle(e pktEvent) {
 		f.enqueue(id)
 		f.tryStart(linkOf(f.pkt(id).route[0]), now)
 	case evHead:
-		f.enqueue(e.a)
-		p := f.pkt(e.a)
-		f.tryStart(linkOf(p.route[p.hop]), now)
+		f.arrive(e.a, now)
 	case evLink:
 		f.links[e.a].wakeAt = -1
 		f.tryStart(e.a, now)
@@ -342,6 +340,36 @@ func (f *PacketNet) handle(e pktEvent) {
 		f.done = append(f.done, f.msgs[e.a].token)
 		f.freeM = append(f.freeM, e.a)
 	}
+}
+
+// arrive handles packet id's head reaching the near end of route[hop]: it
+// joins the link's output queue and the link starts what it may. A packet
+// that finds all the link's queues empty and the credit it needs there
+// starts at once, as tryStart would start it, without going through the
+// queue: on a link that one message's packets follow one another over,
+// most do.
+func (f *PacketNet) arrive(id int32, now Duration) {
+	p := f.pkt(id)
+	r := p.route[p.hop]
+	l, vc := linkOf(r), r>>vcShift
+	if f.queuesEmpty(l) && f.credits[l*f.nvc+vc] >= int64(f.queued(id, 0).need) {
+		p.nextVC = uint8(vc)
+		f.seq++ // the place it would have had in the queue
+		f.start(l, id, max(now, f.links[l].freeAt))
+		return
+	}
+	f.enqueue(id)
+	f.tryStart(l, now)
+}
+
+// queuesEmpty reports whether no packet waits for link l on any channel.
+func (f *PacketNet) queuesEmpty(l int32) bool {
+	for _, q := range f.queues[l*f.nvc : (l+1)*f.nvc] {
+		if int(q.head) < len(q.items) {
+			return false
+		}
+	}
+	return true
 }
 
 // enqueue puts packet id in the output queue of route[hop], on the virtual
