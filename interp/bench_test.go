@@ -176,7 +176,8 @@ memory_bandwidth = "200GB/s"
 // BenchmarkNetworkModels runs the 4,096-task halo of BenchmarkHalo3D4096
 // (two steps) under loggp (ib-edr), under the flow model on a torus and
 // under the packet model on the same torus (4 KiB packets, 64 KiB
-// buffers), reporting simulated messages (the program's and the
+// buffers), the last with the example's 32 KiB faces and with 1 MiB ones
+// (packet-torus-1MiB), reporting simulated messages (the program's and the
 // collectives') per second of wall time and per second of the process's
 // CPU time (where the system gives it: a shared machine's load moves wall
 // times far more), and the peak heap per task, so that the models compare
@@ -197,10 +198,14 @@ func BenchmarkNetworkModels(b *testing.B) {
 	for _, c := range []struct {
 		name string
 		plat func() (*netmodel.Platform, error)
+		face string // the faces' bytes, if not the example's 32 KiB
 	}{
-		{"loggp", func() (*netmodel.Platform, error) { return netmodel.Preset(netmodel.DefaultPlatform) }},
-		{"flow-torus", func() (*netmodel.Platform, error) { return torus, nil }},
-		{"packet-torus", func() (*netmodel.Platform, error) { return packets, nil }},
+		{"loggp", func() (*netmodel.Platform, error) { return netmodel.Preset(netmodel.DefaultPlatform) }, ""},
+		{"flow-torus", func() (*netmodel.Platform, error) { return torus, nil }, ""},
+		{"packet-torus", func() (*netmodel.Platform, error) { return packets, nil }, ""},
+		// Large faces, where the packet model's work per packet rather
+		// than the interpreter's per message sets the rate.
+		{"packet-torus-1MiB", func() (*netmodel.Platform, error) { return packets, nil }, "1048576"},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			plat, err := c.plat()
@@ -212,7 +217,13 @@ func BenchmarkNetworkModels(b *testing.B) {
 			var cpu time.Duration
 			peak := peakHeap(b, func() {
 				c0, _ := processCPU()
-				res := halo3dOn(b, plat, 16, 2)
+				var edit func(string) string
+				if c.face != "" {
+					edit = func(src string) string {
+						return strings.Replace(src, "LET face BE n * n * 8", "LET face BE "+c.face, 1)
+					}
+				}
+				res := halo3dPlat(b, plat, 16, 2, edit)
 				c1, _ := processCPU()
 				cpu += c1 - c0
 				for i := range res.Tasks {

@@ -55,7 +55,7 @@ type FlowNet struct {
 	// from the links and flows: the walk and the filling test them for
 	// every flow on a link, and these small arrays stay in cache where the
 	// structures would not.
-	linkMark []uint32
+	linkMark []linkMark
 	changed  []int32 // links whose flows changed at the current instant
 	compF    []int32 // scratch: the component's flows and links
 	compL    []int32
@@ -109,6 +109,16 @@ type flowLink struct {
 	residual float64
 	unfixed  int32
 	key      float64 // the least key of its entries in the filling heap
+}
+
+// linkMark is the epoch in which a link was last in a refilled component
+// and how many flows share it now (its flows' length), so that a refill
+// need not read a link that one flow alone crosses: such a link is a cap
+// on that flow (see maxMin), and its bandwidth, by its class, is all the
+// filling needs of it.
+type linkMark struct {
+	epoch uint32
+	flows int32
 }
 
 type flow struct {
@@ -169,7 +179,7 @@ func NewFlowNet(p *Platform, seed uint64) *FlowNet {
 	f.bw = []float64{perPs(t.HostBandwidth), perPs(t.Bandwidth), perPs(t.GlobalBandwidth)}
 	f.lat = []Duration{t.HostLatency, t.Latency, t.GlobalLatency}
 	f.links = make([]flowLink, t.LinkCount())
-	f.linkMark = make([]uint32, t.LinkCount())
+	f.linkMark = make([]linkMark, t.LinkCount())
 	f.hostLinks = int32(2 * t.NodeCount())
 	f.globalLinks = int32(t.LinkCount())
 	if t.Kind == Dragonfly {
@@ -380,6 +390,7 @@ func (f *FlowNet) Step(now Duration, done func(token int32)) {
 				lk.bytes += n
 				pos[i] = int32(len(lk.flows))
 				lk.flows = append(lk.flows, id)
+				f.linkMark[l].flows++
 				f.changed = append(f.changed, l)
 			}
 			continue
@@ -394,6 +405,7 @@ func (f *FlowNet) Step(now Duration, done func(token int32)) {
 				m := f.flow(moved)
 				m.pos()[slices.Index(m.route(), l)] = pos[i]
 				lk.flows = lk.flows[:last]
+				f.linkMark[l].flows--
 				f.changed = append(f.changed, l)
 			}
 		}
@@ -417,7 +429,7 @@ func (f *FlowNet) Step(now Duration, done func(token int32)) {
 func (f *FlowNet) refill(now Duration) {
 	first := f.epoch + 1
 	for _, l := range f.changed {
-		if f.linkMark[l] >= first || len(f.links[l].flows) == 0 {
+		if m := f.linkMark[l]; m.epoch >= first || m.flows == 0 {
 			continue // refilled already, or nothing to share
 		}
 		f.epoch++
@@ -439,6 +451,9 @@ func (f *FlowNet) component(l int32, now Duration) {
 	windowed := f.params.TCPGamma > 0
 	f.join(l, f.links[l].flows[0])
 	for i := 0; i < len(f.compL); i++ {
+		if l := f.compL[i]; f.linkMark[l].flows == 1 && i > 0 {
+			continue // its flow is the one that joined it: in already
+		}
 		for _, id := range f.links[f.compL[i]].flows {
 			m := f.mark(id)
 			if m.mark == f.epoch {
@@ -458,7 +473,7 @@ func (f *FlowNet) component(l int32, now Duration) {
 				}
 			}
 			for _, l2 := range fl.route() {
-				if f.linkMark[l2] != f.epoch {
+				if f.linkMark[l2].epoch != f.epoch {
 					f.join(l2, id)
 				}
 			}
@@ -470,17 +485,18 @@ func (f *FlowNet) component(l int32, now Duration) {
 // bandwidth to give out, and a cap or a place in the filling heap (see
 // maxMin). A cap's flow is id, so the link's flows need not be read.
 func (f *FlowNet) join(l, id int32) {
-	lk := &f.links[l]
-	f.linkMark[l] = f.epoch
+	m := &f.linkMark[l]
+	m.epoch = f.epoch
 	f.compL = append(f.compL, l)
-	lk.residual = f.bw[f.class(l)]
-	lk.unfixed = int32(len(lk.flows))
-	switch lk.unfixed {
+	bw := f.bw[f.class(l)]
+	switch m.flows {
 	case 0:
 	case 1:
-		f.caps.items = append(f.caps.items, flowCap{lk.residual, l, id})
+		f.caps.items = append(f.caps.items, flowCap{bw, l, id})
 	default:
-		lk.key = lk.residual / float64(lk.unfixed)
+		lk := &f.links[l]
+		lk.residual, lk.unfixed = bw, m.flows
+		lk.key = bw / float64(m.flows)
 		f.fill.items = append(f.fill.items, linkEntry{lk.key, l})
 	}
 }
@@ -513,10 +529,10 @@ func (f *FlowNet) maxMin() {
 		fl := f.flow(id)
 		fl.rate, f.mark(id).fixed = rate, f.epoch
 		for _, l := range fl.route() {
-			lk := &f.links[l]
-			if len(lk.flows) == 1 {
+			if f.linkMark[l].flows == 1 {
 				continue // a cap, not in the heap
 			}
+			lk := &f.links[l]
 			lk.residual = max(lk.residual-rate, 0)
 			lk.unfixed--
 			f.fill.lower(l)

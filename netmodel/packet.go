@@ -138,7 +138,7 @@ type pktMsg struct {
 	shared    bool
 	a, b, n   int64    // from node a to node b, n bytes
 	next, npk int64    // packets made so far, of npk
-	left      int64    // packets not yet delivered
+	left      int64    // packets not yet on their last link
 	hash      uint64   // the message's routing hash; each packet adds its number
 	at        Duration // when it was sent
 	token     int32
@@ -150,7 +150,7 @@ const (
 	evHead                 // a: packet: its head reached the near end of route[hop]
 	evLink                 // a: link: it is free again
 	evCredit               // a: link*nvc+vc: b bytes of credit are back
-	evDeliver              // a: packet: its tail reached its node
+	evDeliver              // a: message: its last packet's tail reached its node
 )
 
 type pktEvent struct {
@@ -329,9 +329,7 @@ func (f *PacketNet) handle(e pktEvent) {
 		f.enqueue(id)
 		f.tryStart(linkOf(f.pkt(id).route[0]), now)
 	case evHead:
-		f.enqueue(e.a)
-		p := f.pkt(e.a)
-		f.tryStart(linkOf(p.route[p.hop]), now)
+		f.arrive(e.a, now)
 	case evLink:
 		f.links[e.a].wakeAt = -1
 		f.tryStart(e.a, now)
@@ -339,14 +337,39 @@ func (f *PacketNet) handle(e pktEvent) {
 		f.credits[e.a] += e.b
 		f.tryStart(e.a/f.nvc, now)
 	case evDeliver:
-		p := f.pkt(e.a)
-		m := &f.msgs[p.msg]
-		if m.left--; m.left == 0 {
-			f.done = append(f.done, m.token)
-			f.freeM = append(f.freeM, p.msg)
-		}
-		f.free = append(f.free, e.a)
+		f.done = append(f.done, f.msgs[e.a].token)
+		f.freeM = append(f.freeM, e.a)
 	}
+}
+
+// arrive handles packet id's head reaching the near end of route[hop]: it
+// joins the link's output queue and the link starts what it may. A packet
+// that finds all the link's queues empty and the credit it needs there
+// starts at once, as tryStart would start it, without going through the
+// queue: on a link that one message's packets follow one another over,
+// most do.
+func (f *PacketNet) arrive(id int32, now Duration) {
+	p := f.pkt(id)
+	r := p.route[p.hop]
+	l, vc := linkOf(r), r>>vcShift
+	if f.queuesEmpty(l) && f.credits[l*f.nvc+vc] >= int64(f.queued(id, 0).need) {
+		p.nextVC = uint8(vc)
+		f.seq++ // the place it would have had in the queue
+		f.start(l, id, max(now, f.links[l].freeAt))
+		return
+	}
+	f.enqueue(id)
+	f.tryStart(l, now)
+}
+
+// queuesEmpty reports whether no packet waits for link l on any channel.
+func (f *PacketNet) queuesEmpty(l int32) bool {
+	for _, q := range f.queues[l*f.nvc : (l+1)*f.nvc] {
+		if int(q.head) < len(q.items) {
+			return false
+		}
+	}
+	return true
 }
 
 // enqueue puts packet id in the output queue of route[hop], on the virtual
@@ -481,7 +504,17 @@ func (f *PacketNet) start(l, id int32, now Duration) {
 	}
 	p.tailIn = txEnd + f.lat[c]
 	if p.hop == int32(len(p.route))-1 {
-		f.schedule(p.tailIn, evDeliver, id, 0)
+		// Every packet of a message ends on its destination's own
+		// link, which sends one at a time, so the last to start there
+		// is the last in, and the message is delivered with it: one
+		// event, scheduled when that packet's own would have been, so
+		// same-time deliveries keep their order. The packet needs no
+		// more than that.
+		f.free = append(f.free, id)
+		m := &f.msgs[p.msg]
+		if m.left--; m.left == 0 {
+			f.schedule(p.tailIn, evDeliver, p.msg, 0)
+		}
 		return
 	}
 	f.credits[l*f.nvc+int32(p.nextVC)] -= size

@@ -202,3 +202,44 @@ func TestPacketPlatformFile(t *testing.T) {
 		}
 	}
 }
+
+// TestPacketDeliveryOrder: messages whose last packets arrive at one
+// instant are reported in the order those packets reached their last
+// link, whatever order the messages were sent in. On a star of 1 us,
+// 1 GB/s links with 1000-byte packets, a message of two packets from
+// node 0 to node 2 sent at 0 and one of one packet from node 1 to node 3
+// sent at 1 us both end at 4 us: the first's second packet starts on
+// node 2's link at 2 us, as does the second's packet on node 3's, and
+// the first's got there by an event scheduled at 0, before the second
+// had been sent.
+func TestPacketDeliveryOrder(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		sends []send // by token
+		want  []int32
+	}{
+		{"sent in order", []send{{0, 0, 2, 2000}, {Microsecond, 1, 3, 1000}}, []int32{0, 1}},
+		{"sent out of order", []send{{Microsecond, 1, 3, 1000}, {0, 0, 2, 2000}}, []int32{1, 0}},
+	} {
+		f := NewPacketNet(packetPlatform(starTopology(4), 1000, 65536), 1)
+		for i, s := range c.sends {
+			f.Send(s.at, s.src, s.dst, s.bytes, int32(i))
+		}
+		var got []int32
+		for {
+			now, ok := f.Next()
+			if !ok {
+				break
+			}
+			f.Step(now, func(tok int32) {
+				if now != 4*Microsecond {
+					t.Errorf("%s: message %d delivered at %v, want 4 us", c.name, tok, now)
+				}
+				got = append(got, tok)
+			})
+		}
+		if !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s: delivered %v, want %v", c.name, got, c.want)
+		}
+	}
+}
