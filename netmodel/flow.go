@@ -250,9 +250,18 @@ func (f *FlowNet) Send(at Duration, a, b int64, n int64, token int32) {
 		f.nflows++
 	}
 	fl := f.flow(id)
-	fl.path = f.topo.Route(a, b, f.hash(a, b), fl.path[:0])
-	hops := len(fl.path)
-	fl.path = slices.Grow(fl.path, hops)[:2*hops] // room for pos
+	// The route is built on the stack and copied into a path of its exact
+	// size, with room for pos, allocated only when the flow's id has not
+	// had one as long: grown by append, paths took four times the room,
+	// and the flows in flight hold them all at once.
+	var buf [64]int32
+	route := f.topo.Route(a, b, f.hash(a, b), buf[:0])
+	hops := len(route)
+	if cap(fl.path) < 2*hops {
+		fl.path = make([]int32, 2*hops)
+	}
+	fl.path = fl.path[:2*hops]
+	copy(fl.path, route)
 	lat := f.routeLatency(fl.route())
 	fl.remaining, fl.rate, fl.token, fl.sharing = float64(n), 0, token, false
 	fl.seq = f.seq
@@ -336,9 +345,17 @@ func sortBySeq(a, tmp []dueFlow) []dueFlow {
 		slices.SortFunc(a, func(x, y dueFlow) int { return cmp.Compare(x.seq, y.seq) })
 		return tmp
 	}
-	lo, hi := a[0].seq, a[0].seq
-	for _, d := range a {
-		lo, hi = min(lo, d.seq), max(hi, d.seq)
+	// Flows that start sharing together were mostly sent together, and
+	// come in the order they were sent (two thirds of the halo's due
+	// flows): those need no sorting, nor the scratch.
+	lo, hi, sorted := a[0].seq, a[0].seq, true
+	for i := 1; i < len(a); i++ {
+		s := a[i].seq
+		sorted = sorted && s > a[i-1].seq
+		lo, hi = min(lo, s), max(hi, s)
+	}
+	if sorted {
+		return tmp
 	}
 	tmp = slices.Grow(tmp[:0], len(a))[:len(a)]
 	src, dst := a, tmp
@@ -385,14 +402,18 @@ func (f *FlowNet) Step(now Duration, done func(token int32)) {
 			// A flow's bytes count on its links as it starts, when they
 			// are read anyway: all of them, since they will cross.
 			n := int64(fl.remaining)
-			for i, l := range fl.route() {
+			route := fl.route()
+			for i, l := range route {
 				lk := &f.links[l]
 				lk.bytes += n
 				pos[i] = int32(len(lk.flows))
 				lk.flows = append(lk.flows, id)
 				f.linkMark[l].flows++
-				f.changed = append(f.changed, l)
 			}
+			// The flow now joins its links in one component: one of them
+			// names it for refill. (An end can split a component, so every
+			// link of an ending flow is named.)
+			f.changed = append(f.changed, route[0])
 			continue
 		}
 		if fl.sharing {
@@ -405,8 +426,9 @@ func (f *FlowNet) Step(now Duration, done func(token int32)) {
 				m := f.flow(moved)
 				m.pos()[slices.Index(m.route(), l)] = pos[i]
 				lk.flows = lk.flows[:last]
-				f.linkMark[l].flows--
-				f.changed = append(f.changed, l)
+				if f.linkMark[l].flows--; f.linkMark[l].flows > 0 {
+					f.changed = append(f.changed, l) // an empty link has nothing to refill
+				}
 			}
 		}
 		fl.sharing = false

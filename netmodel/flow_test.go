@@ -360,4 +360,19 @@ func TestSortBySeq(t *testing.T) {
 			t.Fatalf("%d flows over %d seqs: sorted wrong", c.n, c.span)
 		}
 	}
+	// Flows in the order they were sent are left as they are, without
+	// the scratch; one out of place, last, is sorted.
+	a := make([]dueFlow, 1000)
+	for i := range a {
+		a[i] = dueFlow{seq: uint64(1000 + 3*i), id: int32(i)}
+	}
+	want := slices.Clone(a)
+	if tmp := sortBySeq(a, nil); !slices.Equal(a, want) || tmp != nil {
+		t.Errorf("sorted flows: changed, or scratch of %d taken", cap(tmp))
+	}
+	a[len(a)-1].seq = 1
+	want = append([]dueFlow{a[len(a)-1]}, want[:len(a)-1]...)
+	if sortBySeq(a, nil); !slices.Equal(a, want) {
+		t.Errorf("one flow out of place: sorted wrong")
+	}
 }
