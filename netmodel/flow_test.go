@@ -342,13 +342,13 @@ func TestSortBySeq(t *testing.T) {
 	var tmp []dueFlow
 	for _, c := range []struct {
 		n    int
-		span uint64
-	}{{0, 1}, {1, 1}, {10, 100}, {63, 1000}, {64, 64}, {200, 256}, {5000, 40000}, {3000, 1 << 40}} {
-		base := rng.Uint64N(1 << 50)
-		seqs := map[uint64]bool{}
+		span uint32
+	}{{0, 1}, {1, 1}, {10, 100}, {63, 1000}, {64, 64}, {200, 256}, {5000, 40000}, {3000, 1 << 31}} {
+		base := rng.Uint32N(1 << 31)
+		seqs := map[uint32]bool{}
 		var a []dueFlow
 		for len(a) < c.n {
-			if s := base + rng.Uint64N(c.span); !seqs[s] {
+			if s := base + rng.Uint32N(c.span); !seqs[s] {
 				seqs[s] = true
 				a = append(a, dueFlow{seq: s, id: int32(len(a))})
 			}
@@ -364,7 +364,7 @@ func TestSortBySeq(t *testing.T) {
 	// the scratch; one out of place, last, is sorted.
 	a := make([]dueFlow, 1000)
 	for i := range a {
-		a[i] = dueFlow{seq: uint64(1000 + 3*i), id: int32(i)}
+		a[i] = dueFlow{seq: uint32(1000 + 3*i), id: int32(i)}
 	}
 	want := slices.Clone(a)
 	if tmp := sortBySeq(a, nil); !slices.Equal(a, want) || tmp != nil {
@@ -374,5 +374,32 @@ func TestSortBySeq(t *testing.T) {
 	want = append([]dueFlow{a[len(a)-1]}, want[:len(a)-1]...)
 	if sortBySeq(a, nil); !slices.Equal(a, want) {
 		t.Errorf("one flow out of place: sorted wrong")
+	}
+}
+
+// TestFlowRenumber: seqs are 32 bits and renumbered before they wrap, so
+// flows that end at one instant are still reported in the order they were
+// sent when the count of flows passes 2^32 among them. Six disjoint pairs
+// send at once; the third is sent when the next seq is the last.
+func TestFlowRenumber(t *testing.T) {
+	p := flowPlatform(starTopology(12), FlowParams{})
+	f := NewFlowNet(p, 1)
+	f.seq = math.MaxUint32 - 2
+	for i := range int64(6) {
+		f.Send(0, 2*i, 2*i+1, 1000, int32(i))
+	}
+	if f.seq != 6 {
+		t.Errorf("next seq %d after renumbering, want 6", f.seq)
+	}
+	var done []int32
+	for {
+		at, ok := f.Next()
+		if !ok {
+			break
+		}
+		f.Step(at, func(tok int32) { done = append(done, tok) })
+	}
+	if want := []int32{0, 1, 2, 3, 4, 5}; !slices.Equal(done, want) {
+		t.Errorf("delivered %v, want %v", done, want)
 	}
 }
