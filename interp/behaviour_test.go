@@ -98,6 +98,26 @@ func TestAssertionAndRuntimeError(t *testing.T) {
 	}
 }
 
+// TestRuntimeErrorMidRun: a runtime error in a task's statements after
+// other tasks' events (the event loop catches it once for the whole loop)
+// is the task's, and stops the run there: tasks 0 and 1, whose events
+// come first, write their OUTPUTS, task 3 never does.
+func TestRuntimeErrorMidRun(t *testing.T) {
+	res, out := run(t, `ALL TASKS COMPUTE FOR 1 MICROSECOND THEN
+TASKS x SUCH THAT x > 1 SLEEP FOR 1 / (num_tasks - 2 * x) SECONDS THEN
+ALL TASKS OUTPUT "after"`, 4, platform(t, ""))
+	if len(res.Problems) != 1 {
+		t.Fatalf("problems %v, want one", res.Problems)
+	}
+	p := res.Problems[0]
+	if p.Kind != "runtime" || p.Task != 2 || !strings.HasPrefix(p.Msg, "task 2: ") || p.Span.Start.Line != 2 {
+		t.Errorf("got %+v, want task 2's runtime error on line 2", p)
+	}
+	if out != "after\nafter\n" {
+		t.Errorf("output %q, want tasks 0 and 1's", out)
+	}
+}
+
 func TestMaxEvents(t *testing.T) {
 	res, err := interp.Run(build(t, "loop.parley", "FOR 1000000000 REPETITIONS ALL TASKS SYNCHRONIZE"),
 		interp.Options{NumTasks: 4, Platform: platform(t, ""), MaxEvents: 5000})
