@@ -136,8 +136,8 @@ func (s *Sim) sendStmt(t *task, st *ir.Send) *activity {
 	// Where the implied receives evaluated their count and size once for
 	// every sender, these read none of the statement's variables and
 	// nothing that changes between evaluations: the send's are the same
-	// (WHO RECEIVES may change the tag, not these), and evaluating them
-	// again for every message is a tenth of a halo's CPU.
+	// (WHO RECEIVES may change the tag, not these). Evaluating them again
+	// took 3% of the 262,144-task halo's CPU.
 	reuse := recv.ok && st.Recv.Count == st.Msg.Count && st.Recv.Size == st.Msg.Size
 	if st.Source.Contains(f, me, -1) {
 		send := func(d int64) bool {
