@@ -446,8 +446,10 @@ func (s *Sim) step(t *task, caught bool) {
 	s.stepping = nil
 }
 
-// exec runs task t's instructions until it blocks, sleeps or ends, outside
-// the event loop's Catch (see run).
+// exec runs task t's instructions until it blocks, sleeps or ends, under a
+// Catch of its own, for callers that look at the run after the task's
+// error: cfRelease and ffRelease stop releasing tasks, and a watched event
+// is still watched (see step).
 func (s *Sim) exec(t *task) {
 	if err := ir.Catch(func() { t.execute() }); err != nil {
 		s.failed(t, err)
