@@ -146,12 +146,13 @@ func (a *activity) run(t *task) bool {
 			}
 			continue
 		}
-		r := recvReq{src: op.peer, tag: op.tag, bytes: op.bytes, counted: true, stmt: ref(a.stmt)}
+		mode := modeBlocking
 		if op.async {
-			r.mode = modeAsync
+			mode = modeAsync
 			t.issueAsync(ref(a.stmt))
 		}
-		req := s.newReq(r)
+		req, r := s.newReq(ref(a.stmt))
+		r.src, r.tag, r.bytes, r.mode, r.counted = op.peer, op.tag, op.bytes, mode, true
 		a.k++
 		if s.opts.Observer != nil {
 			s.observeP2P(t, op)
@@ -221,7 +222,8 @@ func (s *Sim) collective(t *task, a *activity, call *collCall) bool {
 		if st.RecvFrom >= 0 && !c.recvPosted {
 			c.recvPosted = true
 			src := s.proc(t, call.group.task(st.RecvFrom))
-			req := s.newReq(recvReq{src: src, tag: call.tag, bytes: st.RecvBytes, mode: modeStep, stmt: ref(a.stmt)})
+			req, r := s.newReq(ref(a.stmt))
+			r.src, r.tag, r.bytes, r.mode = src, call.tag, st.RecvBytes, modeStep
 			if pending, doneAt := s.postRecv(t, req); pending {
 				c.pending++
 			} else {

@@ -98,6 +98,26 @@ func TestAssertionAndRuntimeError(t *testing.T) {
 	}
 }
 
+// TestRuntimeErrorMidRun: a runtime error in a task's statements after
+// other tasks' events (the event loop catches it once for the whole loop)
+// is the task's, and stops the run there: tasks 0 and 1, whose events
+// come first, write their OUTPUTS, task 3 never does.
+func TestRuntimeErrorMidRun(t *testing.T) {
+	res, out := run(t, `ALL TASKS COMPUTE FOR 1 MICROSECOND THEN
+TASKS x SUCH THAT x > 1 SLEEP FOR 1 / (num_tasks - 2 * x) SECONDS THEN
+ALL TASKS OUTPUT "after"`, 4, platform(t, ""))
+	if len(res.Problems) != 1 {
+		t.Fatalf("problems %v, want one", res.Problems)
+	}
+	p := res.Problems[0]
+	if p.Kind != "runtime" || p.Task != 2 || !strings.HasPrefix(p.Msg, "task 2: ") || p.Span.Start.Line != 2 {
+		t.Errorf("got %+v, want task 2's runtime error on line 2", p)
+	}
+	if out != "after\nafter\n" {
+		t.Errorf("output %q, want tasks 0 and 1's", out)
+	}
+}
+
 func TestMaxEvents(t *testing.T) {
 	res, err := interp.Run(build(t, "loop.parley", "FOR 1000000000 REPETITIONS ALL TASKS SYNCHRONIZE"),
 		interp.Options{NumTasks: 4, Platform: platform(t, ""), MaxEvents: 5000})
@@ -205,6 +225,40 @@ func TestSendTargetsFromPattern(t *testing.T) {
 				t.Errorf("%s: task %d sent %d and received %d bytes, want %d and %d", c.src, i, ts.BytesSent, ts.BytesReceived, c.sent[i], c.received[i])
 			}
 		}
+	}
+}
+
+// TestSendReusesReceiveSize: a send takes its count and size from its
+// implied receives where they evaluated them once for every sender, and
+// evaluates its own where the size reads the statement's variables, in
+// every iteration; its tag stays its own where WHO RECEIVES changes the
+// receive's (the messages then never match).
+func TestSendReusesReceiveSize(t *testing.T) {
+	for _, c := range []struct {
+		src  string
+		sent []int64
+	}{
+		{"ALL TASKS s ASYNCHRONOUSLY SEND A num_tasks * 10 BYTE MESSAGE TO TASK (s + 1) MOD num_tasks THEN ALL TASKS AWAIT COMPLETION",
+			[]int64{40, 40, 40, 40}},
+		{"ALL TASKS s ASYNCHRONOUSLY SEND A (s + 1) * 100 BYTE MESSAGE TO TASK (s + 1) MOD num_tasks THEN ALL TASKS AWAIT COMPLETION",
+			[]int64{100, 200, 300, 400}},
+		{"ALL TASKS s ASYNCHRONOUSLY SEND 2 (s + 1) * 100 BYTE MESSAGES TO TASK (s + 1) MOD num_tasks THEN ALL TASKS AWAIT COMPLETION",
+			[]int64{200, 400, 600, 800}},
+		{`FOR EACH i IN {1, 3} {
+  ALL TASKS s ASYNCHRONOUSLY SEND i 8 * i BYTE MESSAGES TO TASK MESH_NEIGHBOR((num_tasks*), s, (+1)) THEN
+  ALL TASKS AWAIT COMPLETION
+}`, []int64{8 + 3*24, 8 + 3*24, 8 + 3*24, 8 + 3*24}},
+	} {
+		res, _ := runOK(t, c.src, 4, platform(t, ""))
+		for i, ts := range res.Tasks {
+			if ts.BytesSent != c.sent[i] || ts.BytesReceived != c.sent[(i+3)%4] {
+				t.Errorf("%s: task %d sent %d and received %d bytes, want %d and %d", c.src, i, ts.BytesSent, ts.BytesReceived, c.sent[i], c.sent[(i+3)%4])
+			}
+		}
+	}
+	p := problem(t, "ALL TASKS s ASYNCHRONOUSLY SEND A 8 BYTE MESSAGE USING TAG 1 TO TASK (s + 1) MOD num_tasks WHO RECEIVES IT ASYNCHRONOUSLY USING TAG 2 THEN ALL TASKS AWAIT COMPLETION", 4, "deadlock")
+	if !strings.Contains(p.Msg, "0 -> 3 -> 2 -> 1 -> 0") {
+		t.Errorf("deadlock %q, want the cycle 0 -> 3 -> 2 -> 1 -> 0", p.Msg)
 	}
 }
 

@@ -101,11 +101,24 @@ type sharedKey struct {
 // are C ints, as in MPI; the most negative quarter of them is kept for
 // collectives.
 func evalMessage(m *ir.Message, f *ir.Frame) (count, bytes int64, tag int32) {
+	tag = evalTag(m, f)
+	return ir.Count(m.Count, f), m.Size.Bytes(f), tag
+}
+
+// evalTag evaluates m's tag (see evalMessage).
+func evalTag(m *ir.Message, f *ir.Frame) int32 {
 	tg := m.Tag.Int(f)
 	if tg < -(1<<30) || tg > math.MaxInt32 {
 		panic(&ir.RuntimeError{Span: m.Tag.Span(), Msg: fmt.Sprintf("tag %d is out of range (%d to %d)", tg, -(1 << 30), math.MaxInt32)})
 	}
-	return ir.Count(m.Count, f), m.Size.Bytes(f), int32(tg)
+	return int32(tg)
+}
+
+// sized is a message's count and size as receivesFrom evaluated them once
+// for every sender; ok is false where it did not.
+type sized struct {
+	count, bytes int64
+	ok           bool
 }
 
 // sendStmt: the implied receives come first, from each source in
@@ -116,12 +129,25 @@ func (s *Sim) sendStmt(t *task, st *ir.Send) *activity {
 	me := f.Task
 	a := s.newActivity(st)
 	var p *inverse
+	var recv sized
 	if !st.Unsuspecting {
-		p = s.receivesFrom(t, a, st, st.Source, st.Target, st.Recv, st.RecvAsync)
+		p, recv = s.receivesFrom(t, a, st, st.Source, st.Target, st.Recv, st.RecvAsync)
 	}
+	// Where the implied receives evaluated their count and size once for
+	// every sender, these read none of the statement's variables and
+	// nothing that changes between evaluations: the send's are the same
+	// (WHO RECEIVES may change the tag, not these). Evaluating them again
+	// took 3% of the 262,144-task halo's CPU.
+	reuse := recv.ok && st.Recv.Count == st.Msg.Count && st.Recv.Size == st.Msg.Size
 	if st.Source.Contains(f, me, -1) {
 		send := func(d int64) bool {
-			count, bytes, tag := evalMessage(st.Msg, f)
+			var count, bytes int64
+			var tag int32
+			if reuse {
+				count, bytes, tag = recv.count, recv.bytes, evalTag(st.Msg, f)
+			} else {
+				count, bytes, tag = evalMessage(st.Msg, f)
+			}
 			if count > 0 {
 				a.ops = append(a.ops, p2pOp{peer: s.proc(t, d), send: true, async: st.Async, count: count, bytes: bytes, tag: tag})
 			}
@@ -169,12 +195,13 @@ func (s *Sim) receiveStmt(t *task, st *ir.Receive) *activity {
 // receivesFrom adds to a the receives of task t from each source of st
 // that targets it, in ascending order, evaluating msg with the source and
 // target variables bound for each. It returns the cached pattern it found
-// the sources in, or nil.
-func (s *Sim) receivesFrom(t *task, a *activity, st ir.Stmt, source, target *ir.TaskSet, msg *ir.Message, async bool) *inverse {
+// the sources in, or nil, and msg's count and size where one evaluation
+// served every sender.
+func (s *Sim) receivesFrom(t *task, a *activity, st ir.Stmt, source, target *ir.TaskSet, msg *ir.Message, async bool) (*inverse, sized) {
 	f := t.frame()
 	senders, p := s.sendersTo(t, st, source, target)
 	if len(senders) == 0 {
-		return p
+		return p, sized{}
 	}
 	if s.senderFree(st, source, target, msg) {
 		// One evaluation serves every sender: binding each sender's
@@ -186,7 +213,7 @@ func (s *Sim) receivesFrom(t *task, a *activity, st ir.Stmt, source, target *ir.
 				a.ops = append(a.ops, p2pOp{peer: s.proc(t, int64(src)), async: async, count: count, bytes: bytes, tag: tag})
 			}
 		}
-		return p
+		return p, sized{count: count, bytes: bytes, ok: true}
 	}
 	for _, src := range senders {
 		v := int64(src)
@@ -197,7 +224,7 @@ func (s *Sim) receivesFrom(t *task, a *activity, st ir.Stmt, source, target *ir.
 			a.ops = append(a.ops, p2pOp{peer: s.proc(t, v), async: async, count: count, bytes: bytes, tag: tag})
 		}
 	}
-	return p
+	return p, sized{}
 }
 
 // senderFree reports whether statement st's message reads none of the

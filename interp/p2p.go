@@ -57,30 +57,36 @@ func (s *Sim) tooMany(what string, stmt stmtRef) {
 	panic(&ir.RuntimeError{Span: s.span(stmt), Msg: fmt.Sprintf("more than %d %s outstanding", maxID, what)})
 }
 
-// newReq posts r's data in the slab and returns its index.
-func (s *Sim) newReq(r recvReq) int32 {
+// newReq returns the index of a zeroed receive request in the slab for
+// statement stmt, and the request, for the caller to fill in place: a
+// request built elsewhere and copied in is copied with wide loads of its
+// narrow stores, which the CPU cannot forward from its store buffer, a
+// stall on a path every message takes.
+func (s *Sim) newReq(stmt stmtRef) (int32, *recvReq) {
 	if s.reqs.full() {
-		s.checkGrowth(r.stmt)
+		s.checkGrowth(stmt)
 	}
 	id, ok := s.reqs.alloc()
 	if !ok {
-		s.tooMany("receives", r.stmt)
+		s.tooMany("receives", stmt)
 	}
-	*s.reqs.at(id) = r
-	return id
+	r := s.reqs.at(id)
+	r.stmt = stmt
+	return id, r
 }
 
-func (s *Sim) newMsg(m message) int32 {
+// newMsg is newReq for a message, live.
+func (s *Sim) newMsg(stmt stmtRef) (int32, *message) {
 	if s.msgs.full() {
-		s.checkGrowth(m.stmt)
+		s.checkGrowth(stmt)
 	}
 	id, ok := s.msgs.alloc()
 	if !ok {
-		s.tooMany("messages", m.stmt)
+		s.tooMany("messages", stmt)
 	}
-	m.live = true
-	*s.msgs.at(id) = m
-	return id
+	m := s.msgs.at(id)
+	m.stmt, m.live = stmt, true
+	return id, m
 }
 
 func (s *Sim) freeMsg(id int32) { s.msgs.release(id) }
@@ -113,13 +119,12 @@ func (s *Sim) send(t *task, dst int32, bytes int64, tag int32, counted bool, mod
 		timeOverflow(s.span(stmt), fmt.Sprintf("a message of %d bytes", bytes))
 	}
 	link := s.link(t.id, dst).At(bytes)
-	m := message{src: t.id, dst: dst, tag: tag, bytes: bytes, counted: counted, stmt: stmt}
 	var cpu Time
-	if link.Rendezvous(bytes) {
+	rendezvous := link.Rendezvous(bytes)
+	if rendezvous {
 		// Send the request; the data follows the receiver's clear-to-send.
 		cpu = link.Overhead
 		t.sendFree = s.now + link.Gap
-		m.rendezvous, m.sendMode = true, mode
 		pending = true
 		if mode == modeAsync {
 			t.p2p().asyncPending++
@@ -130,7 +135,11 @@ func (s *Sim) send(t *task, dst int32, bytes int64, tag int32, counted bool, mod
 	}
 	t.cpuFree = s.now + cpu
 	t.comm += cpu
-	id := s.newMsg(m)
+	id, m := s.newMsg(stmt)
+	m.src, m.dst, m.tag, m.bytes, m.counted = t.id, dst, tag, bytes, counted
+	if rendezvous {
+		m.rendezvous, m.sendMode = true, mode
+	}
 	if s.tl != nil {
 		s.recordSend(t, id, s.now, t.cpuFree, stmt)
 	}

@@ -127,6 +127,9 @@ type Sim struct {
 	q       eventQueue
 	now     Time
 	nev     int64 // events processed
+	// stepping is the task whose statements the event loop is running,
+	// which a runtime error stops.
+	stepping *task
 
 	maxBytes int64 // the largest message whose costs stay within netmodel.MaxTime
 
@@ -319,6 +322,29 @@ func (s *Sim) run() {
 		defer s.cfRelease()
 	}
 	s.lastProgress = time.Now()
+	for {
+		// One Catch for the whole loop, not one per event: a task's
+		// runtime error stops the run anyway (see stepping).
+		var finished bool
+		err := ir.Catch(func() { finished = s.events() })
+		if err == nil {
+			if finished {
+				s.finishChecks()
+			}
+			return
+		}
+		t := s.stepping
+		if t == nil {
+			panic(err) // raised outside a task's statements, where nothing caught it before either
+		}
+		s.stepping = nil
+		s.failed(t, err)
+	}
+}
+
+// events processes events until none is left (it reports true) or the run
+// stops.
+func (s *Sim) events() bool {
 	for !s.fatal {
 		watch := false
 		if s.ff != nil && len(s.ff.parked) > 0 {
@@ -338,19 +364,19 @@ func (s *Sim) run() {
 			break
 		}
 		if s.budget == 0 && s.poll() {
-			return
+			return false
 		}
 		s.budget--
 		at, e := s.q.pop()
 		if at > netmodel.MaxTime {
 			s.clockOverflow(e)
-			return
+			return false
 		}
 		s.now = at
 		s.nev++
 		switch id := e.id(); e.kind() {
 		case evResume:
-			s.step(&s.tasks[id])
+			s.step(&s.tasks[id], watch)
 		case evArrive:
 			if id == netWake {
 				s.netStep()
@@ -366,10 +392,7 @@ func (s *Sim) run() {
 			s.ffWatch(e)
 		}
 	}
-	if s.fatal {
-		return
-	}
-	s.finishChecks()
+	return !s.fatal
 }
 
 // poll runs when s.budget events have passed: it stops the run at the
@@ -401,9 +424,11 @@ func (s *Sim) poll() bool {
 	return false
 }
 
-// step runs task t from where it stopped until it blocks, sleeps or ends,
-// turning runtime errors into problems.
-func (s *Sim) step(t *task) {
+// step runs task t from where it stopped until it blocks, sleeps or ends.
+// A runtime error stops the run, under the event loop's Catch (see run),
+// or under the task's own if caught (the loop is watching the event: see
+// ffWatch, which must still see it).
+func (s *Sim) step(t *task, caught bool) {
 	if t.status == done {
 		return
 	}
@@ -412,25 +437,38 @@ func (s *Sim) step(t *task) {
 		s.resumeAt(t, t.cpuFree)
 		return
 	}
-	s.exec(t)
+	if caught {
+		s.exec(t)
+		return
+	}
+	s.stepping = t
+	t.execute()
+	s.stepping = nil
 }
 
-// exec runs task t's instructions until it blocks, sleeps or ends.
+// exec runs task t's instructions until it blocks, sleeps or ends, under a
+// Catch of its own, for callers that look at the run after the task's
+// error: cfRelease and ffRelease stop releasing tasks, and a watched event
+// is still watched (see step).
 func (s *Sim) exec(t *task) {
-	err := ir.Catch(func() { t.execute() })
+	if err := ir.Catch(func() { t.execute() }); err != nil {
+		s.failed(t, err)
+	}
+}
+
+// failed stops the run on task t's runtime error.
+func (s *Sim) failed(t *task, err error) {
 	if err == errOverLimit {
 		return // checkGrowth has recorded the problem
 	}
-	if err != nil {
-		var re *ir.RuntimeError
-		sp := lang.Span{}
-		msg := err.Error()
-		if errors.As(err, &re) {
-			sp, msg = re.Span, re.Msg
-		}
-		s.problem(Problem{Kind: "runtime", Task: int64(t.id), Span: sp, Msg: fmt.Sprintf("task %d: %s", t.id, msg)})
-		s.fatal = true
+	var re *ir.RuntimeError
+	sp := lang.Span{}
+	msg := err.Error()
+	if errors.As(err, &re) {
+		sp, msg = re.Span, re.Msg
 	}
+	s.problem(Problem{Kind: "runtime", Task: int64(t.id), Span: sp, Msg: fmt.Sprintf("task %d: %s", t.id, msg)})
+	s.fatal = true
 }
 
 // maxTimeText describes netmodel.MaxTime in errors.

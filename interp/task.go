@@ -173,17 +173,25 @@ func (t *task) frame() *ir.Frame {
 	}
 	s.releaseFrame()
 	s.frameOf = t
-	n := s.prog.NumSlots
-	i := int(t.id)
-	s.frame = ir.Frame{G: s.g, Slots: s.slots[i*n : (i+1)*n : (i+1)*n], Task: int64(t.id), Counters: t}
+	// Field by field, not as a composite literal: that one is built on the
+	// stack and copied, and the copy's wide loads of narrow stores stall
+	// (store forwarding fails) on every switch of task, some 5% of a
+	// point-to-point run's CPU.
+	f := &s.frame
+	f.G = s.g
+	f.Slots = t.slots()
+	f.Task = int64(t.id)
+	f.Counters = t
+	f.Procs = nil
+	f.Streams = nil
 	if r := t.rare; r != nil {
 		if r.mapv != nil {
-			s.frame.Procs = r.mapv
-			s.frame.Task = int64(r.mapv.p2v[t.id])
+			f.Procs = r.mapv
+			f.Task = int64(r.mapv.p2v[t.id])
 		}
-		s.frame.Streams = r.streams
+		f.Streams = r.streams
 	}
-	return &s.frame
+	return f
 }
 
 // releaseFrame ends the frame's service to its task: streams a draw made
