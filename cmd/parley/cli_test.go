@@ -185,3 +185,34 @@ func TestMaxMemory(t *testing.T) {
 		t.Errorf("a run under the limit: exit %d %q", code, errOut)
 	}
 }
+
+// TestLowerDamagedTrace: a malformed trace is bad input, as a missing one
+// is: the position and what is wrong, and exit status 2 (issue 17), in
+// Parley's own format and in ScalaTrace's.
+func TestLowerDamagedTrace(t *testing.T) {
+	dir := t.TempDir()
+	ptraceDir := filepath.Join(dir, "run")
+	if err := os.Mkdir(ptraceDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(ptraceDir, "rank-0.ptrace"), []byte("parley-trace 1\nrank 0 of 1\ngarbage\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	lu, err := os.ReadFile("../../frontend/trace/scalatrace/testdata/nas/lu-A-16-td.trace")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := filepath.Join(dir, "cut.trace")
+	if err := os.WriteFile(cut, lu[:2000], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]string{
+		ptraceDir: "rank-0.ptrace:3:1: expected \"status complete\"",
+		cut:       "cut.trace:23:22: expected \"(\"",
+	} {
+		code, out, errOut := parley(t, "", "lower", path)
+		if code != 2 || out != "" || !strings.Contains(errOut, want) {
+			t.Errorf("lower %s: exit %d, stdout %.80q, stderr %q; want exit 2 and %q", path, code, out, errOut, want)
+		}
+	}
+}

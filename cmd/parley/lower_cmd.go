@@ -104,6 +104,11 @@ func runLower(e *env, inv *invocation) int {
 	tr, err := tf.read(path, int64(e.maxMemory))
 	if err != nil {
 		fmt.Fprintf(e.stderr, "parley lower: %v\n", err)
+		// A damaged trace is bad input, as a missing one is; a trace
+		// over the memory limit or one that cannot be read is a problem.
+		if _, damaged := errors.AsType[*trace.SyntaxError](err); damaged {
+			return 2
+		}
 		return 1
 	}
 	if tr.Partial != "" {
