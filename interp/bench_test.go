@@ -1,7 +1,10 @@
 package interp_test
 
 import (
+	"bytes"
 	"io/fs"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -152,27 +155,6 @@ func BenchmarkHalo3DTenMillion(b *testing.B) {
 	b.ReportMetric(float64(peak)/(216*216*216), "peak-heap-bytes/task")
 }
 
-// flowTorus is ib-edr's CPU costs on a 16x16x16 torus of 12 GB/s links,
-// priced by the flow model.
-const flowTorus = `name = "torus16"
-[network]
-model = "flow"
-o = "0.2us"
-g = "0.1us"
-S = "16KiB"
-[network.topology]
-kind = "torus"
-dims = [16, 16, 16]
-bandwidth = "12GB/s"
-latency = "0.1us"
-host_latency = "0.35us"
-[machine]
-[[machine.nodes]]
-name = "skylake"
-flops = "2TF/s"
-memory_bandwidth = "200GB/s"
-`
-
 // BenchmarkNetworkModels runs the 4,096-task halo of BenchmarkHalo3D4096
 // (two steps) under loggp (ib-edr), under the flow model on a torus and
 // under the packet model on the same torus (4 KiB packets, 64 KiB
@@ -187,11 +169,15 @@ memory_bandwidth = "200GB/s"
 //
 //	go test ./interp -run '^$' -bench NetworkModels -benchtime 2x -cpu 1
 func BenchmarkNetworkModels(b *testing.B) {
-	torus, err := netmodel.Parse([]byte(flowTorus), "torus16.toml")
+	flowTorus, err := os.ReadFile(filepath.Join("..", "netmodel", "testdata", "torus16.toml")) // shared with netmodel's benchmarks
 	if err != nil {
 		b.Fatal(err)
 	}
-	packets, err := netmodel.Parse([]byte(strings.Replace(flowTorus, `model = "flow"`, `model = "packet"`, 1)), "torus16-packet.toml")
+	torus, err := netmodel.Parse(flowTorus, "torus16.toml")
+	if err != nil {
+		b.Fatal(err)
+	}
+	packets, err := netmodel.Parse(bytes.Replace(flowTorus, []byte(`model = "flow"`), []byte(`model = "packet"`), 1), "torus16-packet.toml")
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -1,32 +1,22 @@
 package netmodel
 
 import (
+	"bytes"
 	"fmt"
+	"os"
+	"path/filepath"
 	"testing"
 )
 
-// benchTorus is interp's BenchmarkNetworkModels torus: 16x16x16 nodes,
-// 12 GB/s links, under model (flow or packet).
+// benchTorus is interp's BenchmarkNetworkModels torus
+// (testdata/torus16.toml) under model (flow or packet).
 func benchTorus(b *testing.B, model string) *Platform {
 	b.Helper()
-	p, err := Parse(fmt.Appendf(nil, `name = "bench"
-[network]
-model = %q
-o = "0.2us"
-g = "0.1us"
-S = "16KiB"
-[network.topology]
-kind = "torus"
-dims = [16, 16, 16]
-bandwidth = "12GB/s"
-latency = "0.1us"
-host_latency = "0.35us"
-[machine]
-[[machine.nodes]]
-name = "skylake"
-flops = "2TF/s"
-memory_bandwidth = "200GB/s"
-`, model), "bench.toml")
+	src, err := os.ReadFile(filepath.Join("testdata", "torus16.toml"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	p, err := Parse(bytes.Replace(src, []byte(`model = "flow"`), fmt.Appendf(nil, "model = %q", model), 1), "torus16.toml")
 	if err != nil {
 		b.Fatal(err)
 	}
