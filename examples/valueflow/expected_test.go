@@ -1,7 +1,5 @@
 package valueflow_test
 
-import "slices"
-
 // The volumes each MPI kernel must send, derived from its decomposition
 // alone, independently of the C code, so that TestMPIVolumes checks both
 // the kernels and mpicount. The comments work the figures out for the
@@ -97,17 +95,18 @@ var expected = map[string]func(args []int64, p int) volumes{
 
 	// spmv n iterations: row blocks; each iteration task r receives from
 	// task q once each the distinct columns of q's block that r's rows
-	// reference. The pattern is irregular, so the counts come from
-	// spmvCols, which mirrors spmv_row in kernels.h. With n = 4096, 10
-	// iterations, bandwidth 32 and 6 tries at an off-diagonal entry, only
-	// block neighbours talk, 19 to 27 entries a direction a boundary:
-	//   2 tasks: 1 boundary, 25 + 24 entries: 49 x 8 x 10 = 3920 bytes,
-	//     plus 8: 3928.
-	//   4 tasks: 3 boundaries, 143 entries: 11440, plus 24: 11464.
-	//   8 tasks: 7 boundaries, 324 entries: 25920, plus 56: 25976.
+	// reference. The counts come from spmvCols, which mirrors spmv_row in
+	// kernels.h. With n = 4096 (a grid 16 wide and 256 long) and 10
+	// iterations, every block boundary falls between two grid rows, and
+	// only block neighbours talk, a grid row (16 entries) each way a
+	// boundary: 32 x 8 x 10 = 2560 bytes a boundary, plus 8 a task but
+	// task 0 for the checksum:
+	//   2 tasks: 1 boundary, 2560 + 8 = 2568 bytes.
+	//   4 tasks: 3 boundaries, 7680 + 24 = 7704.
+	//   8 tasks: 7 boundaries, 17920 + 56 = 17976.
 	// The set-up (MPI_Alltoall of one int per pair, MPI_Alltoallv of the
 	// 4-byte indices of the same entries) runs with counting off:
-	// 4 P (P - 1) + 4 x entries bytes, 204, 620 and 1520.
+	// 4 P (P - 1) + 4 x entries bytes, 136, 432 and 1120.
 	"spmv": func(args []int64, p int) volumes {
 		n, iters, v := args[0], args[1], newVolumes(p)
 		need := make([][]map[int64]bool, p) // need[r][q]: columns r needs from q
@@ -198,35 +197,25 @@ var expected = map[string]func(args []int64, p int) volumes{
 }
 
 // spmvCols lists the columns of row i of spmv's n x n matrix, in any
-// order: spmv_row in kernels.h, re-stated (the diagonal, then up to
-// SPMV_OFFDIAG = 6 distinct columns at distance 1 to SPMV_BAND = 32).
+// order: spmv_row in kernels.h, re-stated (the 5-point pattern of a grid
+// SPMV_WIDTH = 16 points wide, numbered along its short side).
 func spmvCols(n, i int64) []int64 {
+	const width = 16
 	cols := []int64{i}
-	for k := range uint32(6) {
-		h := hash2(uint32(i), k)
-		d := 1 + int64(h%32)
-		c := i + d
-		if h&0x80000000 != 0 {
-			c = i - d
-		}
-		if c >= 0 && c < n && !slices.Contains(cols, c) {
-			cols = append(cols, c)
-		}
+	if i >= width {
+		cols = append(cols, i-width)
+	}
+	if i%width > 0 {
+		cols = append(cols, i-1)
+	}
+	if i%width < width-1 && i+1 < n {
+		cols = append(cols, i+1)
+	}
+	if i+width < n {
+		cols = append(cols, i+width)
 	}
 	return cols
 }
-
-// hash32 and hash2 are kernels.h's.
-func hash32(x uint32) uint32 {
-	x ^= x >> 16
-	x *= 0x7feb352d
-	x ^= x >> 15
-	x *= 0x846ca68b
-	x ^= x >> 16
-	return x
-}
-
-func hash2(a, b uint32) uint32 { return hash32(hash32(a) ^ b) }
 
 // selftestVolumes is what mpicount/selftest.c sends on p tasks, each
 // counting rule of mpicount.c applied by hand to its calls.
