@@ -21,6 +21,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/parley-hpc/parley/examples/valueflow"
+	"github.com/parley-hpc/parley/frontend/trace"
+	"github.com/parley-hpc/parley/frontend/trace/ptrace"
+	"github.com/parley-hpc/parley/tracer"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.json from this run's measurements")
@@ -50,6 +53,10 @@ func TestMPIVolumes(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
+	tracerLib, _, err := tracer.Build(context.Background(), mpicc, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, k := range valueflow.Kernels() {
 		t.Run(k.Name, func(t *testing.T) {
 			expect, ok := expected[k.Name]
@@ -75,7 +82,7 @@ func TestMPIVolumes(t *testing.T) {
 				if err := os.Mkdir(counts, 0o755); err != nil {
 					t.Fatal(err)
 				}
-				out := mpiRun(t, mpirun, p, lib, counts, parallel, k.Args)
+				out := mpiRun(t, mpirun, p, []string{"LD_PRELOAD=" + lib, "MPICOUNT_DIR=" + counts}, parallel, k.Args)
 				// The additions happen in another order on P tasks, so the last
 				// digits may differ; everything else is computed identically.
 				if _, got := checksum(t, out); math.Abs(got-want) > 1e-12*math.Abs(want) {
@@ -86,10 +93,59 @@ func TestMPIVolumes(t *testing.T) {
 					t.Errorf("%d tasks: measured volumes differ from the decomposition's (-want +got):\n%s", p, d)
 				}
 				g.Results = append(g.Results, m)
+				checkTracer(t, mpirun, tracerLib, p, filepath.Join(dir, fmt.Sprintf("%s-%d-trace", k.Name, p)), parallel, k.Args, m)
 			}
 			checkGolden(t, &g)
 		})
 	}
+}
+
+// checkTracer runs exe on p tasks again, under Parley's own tracer (what
+// `parley trace` preloads) writing into dir, and requires its trace to
+// show what mpicount measured: the same point-to-point bytes from each
+// task to each other, and as many calls of each collective.
+func checkTracer(t *testing.T, mpirun, lib string, p int, dir, exe string, args []string, m valueflow.Measurement) {
+	t.Helper()
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	mpiRun(t, mpirun, p, []string{"LD_PRELOAD=" + lib, "PARLEY_TRACE_DIR=" + dir}, exe, args)
+	run, err := ptrace.ReadRun(dir)
+	if err != nil {
+		t.Fatalf("%d tasks: the tracer's trace: %v", p, err)
+	}
+	p2p := make([][]int64, p)
+	calls := map[string]int64{}
+	for r := range p2p {
+		p2p[r] = make([]int64, p)
+		for e := range run.Trace.Events(r) {
+			switch {
+			case e.Op.IsSend():
+				p2p[r][e.Peer] += e.Bytes()
+			case e.Op.IsCollective():
+				calls[mpiName(e.Op)]++
+			}
+		}
+	}
+	if d := cmp.Diff(m.P2PBytes, p2p); d != "" {
+		t.Errorf("%d tasks: point-to-point bytes in Parley's trace differ from mpicount's (-mpicount +trace):\n%s", p, d)
+	}
+	counted := map[string]int64{}
+	for op := trace.Barrier; op.IsCollective(); op++ {
+		if n := m.Calls[mpiName(op)]; n > 0 {
+			counted[mpiName(op)] = n
+		}
+	}
+	if d := cmp.Diff(counted, calls); d != "" {
+		t.Errorf("%d tasks: collective calls in Parley's trace differ from mpicount's (-mpicount +trace):\n%s", p, d)
+	}
+}
+
+// mpiName is a collective operation's MPI function name, as mpicount
+// writes it: MPI_Allgatherv for trace.Allgatherv.
+func mpiName(op trace.Op) string {
+	s := op.String()
+	return "MPI_" + strings.ToUpper(s[:1]) + s[1:]
 }
 
 // mpiTools finds mpicc and mpirun, or skips the test, and builds mpicount
@@ -114,7 +170,7 @@ func TestMPICount(t *testing.T) {
 	exe := filepath.Join(dir, "selftest")
 	compile(t, mpicc, exe, "examples/valueflow/mpicount/selftest.c")
 	const p = 4
-	mpiRun(t, mpirun, p, lib, dir, exe, nil)
+	mpiRun(t, mpirun, p, []string{"LD_PRELOAD=" + lib, "MPICOUNT_DIR=" + dir}, exe, nil)
 	m := collect(t, dir, p)
 	if d := cmp.Diff(selftestVolumes(p), volumes{m.P2PBytes, m.CollectiveBytes, m.ExcludedBytes, m.Calls}, cmp.AllowUnexported(volumes{})); d != "" {
 		t.Errorf("mpicount's counts differ from its rules (-want +got):\n%s", d)
@@ -134,15 +190,19 @@ func compile(t *testing.T, compiler, exe, src string, extra ...string) {
 	}
 }
 
-// mpiRun runs exe on p tasks with mpicount preloaded, writing its counts
-// into dir, and returns its output. A run that hangs is killed, with every
-// task it started, after two minutes.
-func mpiRun(t *testing.T, mpirun string, p int, lib, dir, exe string, args []string) []byte {
+// mpiRun runs exe on p tasks with env (NAME=value pairs: a library to
+// preload and where it writes) in every task's environment, and returns
+// its output. A run that hangs is killed, with every task it started,
+// after two minutes.
+func mpiRun(t *testing.T, mpirun string, p int, env []string, exe string, args []string) []byte {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	full := append([]string{"--oversubscribe", "-np", strconv.Itoa(p),
-		"-x", "LD_PRELOAD=" + lib, "-x", "MPICOUNT_DIR=" + dir, exe}, args...)
+	full := []string{"--oversubscribe", "-np", strconv.Itoa(p)}
+	for _, e := range env {
+		full = append(full, "-x", e)
+	}
+	full = append(append(full, exe), args...)
 	cmd := exec.CommandContext(ctx, mpirun, full...)
 	cmd.Env = os.Environ()
 	if os.Geteuid() == 0 {
