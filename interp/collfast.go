@@ -461,9 +461,11 @@ type cfEval struct {
 	failed      bool
 	// In cfMirror: the order of the batch of events (one per task, all
 	// at one time) that the event being processed belongs to, the task
-	// at position j in it being parked[j] ^ order; wakeOrder is the
-	// pending wake-up's.
+	// at position j in it being mirrorTask(parked[j], order); wakeOrder
+	// is the pending wake-up's. rotate: the renumbering is a rotation,
+	// not an XOR (see cfSymmetric).
 	order, wakeOrder int32
+	rotate           bool
 	// In cfTree: the position of the task being evaluated, and each
 	// task's messages sent before its turn (see sendAhead).
 	pos      int
@@ -508,10 +510,18 @@ func (s *Sim) cfEvaluate() bool {
 	s.q = eventQueue{}
 	ok := false
 	for _, mode := range []cfMode{cfMirror, cfTree, cfAll} {
-		if mode == cfMirror && !s.cfSymmetric(&spec) || mode == cfTree && (!cf.quiet[cf.stmt.ID()] || treeOrder(&spec) == 0 || !s.cfAlike()) {
+		rotate := false
+		if mode == cfMirror {
+			var symmetric bool
+			if symmetric, rotate = s.cfSymmetric(&spec); !symmetric {
+				continue
+			}
+		}
+		if mode == cfTree && (!cf.quiet[cf.stmt.ID()] || treeOrder(&spec) == 0 || !s.cfAlike()) {
 			continue
 		}
 		ev.reset(s, spec, alg, q, mode)
+		ev.rotate = rotate
 		if ok = ev.evaluate(); ok {
 			break
 		}
@@ -642,7 +652,7 @@ func (ev *cfEval) apply() {
 		// Every task leaves in the batch of task 0's last event, in its order.
 		c := &ev.tasks[0]
 		for _, id := range s.cf.parked {
-			ev.leave(id^ev.order, c)
+			ev.leave(ev.mirrorTask(id, ev.order), c)
 		}
 		ev.events *= n
 	case cfAll:
@@ -815,9 +825,10 @@ func (ev *cfEval) send(src, dst int32, bytes int64, at Time) {
 	case cfMirror:
 		// Task 0 stands for every task: the message that matters is the
 		// one its peer sends it at the same time, scheduled in the batch
-		// of the peer's event.
-		src, dst = dst, src
-		order ^= src ^ dst
+		// of the peer's event, which puts the receiver where the sender
+		// of this one's receiver is.
+		order = ev.mirrorTask(dst, order)
+		src, dst = ev.mirrorPeer(dst), src
 	case cfTree:
 		*ev.msgs.at(m) = cfMsg{bytes: bytes, src: src, dst: dst, qnext: -1}
 		ev.sendAhead(m, at)

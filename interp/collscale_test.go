@@ -30,6 +30,9 @@ var scaleCollectives = []struct {
 		map[int64]interp.Time{1 << 16: 20811248, 1 << 20: 26014060}},
 	{"allreduce", "ALL TASKS REDUCE 1 DOUBLEWORD.", "recursive_doubling", netmodel.Allreduce,
 		map[int64]interp.Time{1 << 16: 20811248, 1 << 20: 26014060}},
+	// Added with the barrier's mirror shortcut, pinned from the event path.
+	{"barrier", "ALL TASKS SYNCHRONIZE.", "dissemination", netmodel.Barrier,
+		map[int64]interp.Time{1 << 16: 20800000, 1 << 20: 26000000}},
 }
 
 // runScale runs collective c on n tasks of the default platform, through
