@@ -1,7 +1,8 @@
 /*
  * spmv.c: iterated sparse matrix-vector product x <- A x with A in CSR
- * form (banded, irregular pattern: see spmv_row in kernels.h), the serial
- * kernel that `parley analyze` reads. spmv_mpi.c is its MPI version.
+ * form (the 5-point pattern of a narrow grid: see spmv_row in kernels.h),
+ * the serial kernel that `parley analyze` reads. spmv_mpi.c is its MPI
+ * version.
  *
  *   usage: spmv [n [iterations]]        (defaults 4096 and 10)
  *
