@@ -2,6 +2,7 @@ package valueflow
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math"
 	"math/big"
 
@@ -246,8 +247,13 @@ func (c *compiler) constArith(x, y constant.Constant, t types.Type, f func(a, b 
 	return v, nil
 }
 
-// writeConst writes a constant's memory image at the start of b.
+// writeConst writes a constant's memory image at the start of b. An
+// image that does not fit b, in IR whose types disagree (which LLVM's
+// verifier rejects and llir lets through), is an error.
 func (c *compiler) writeConst(b []byte, k constant.Constant) error {
+	if n := sizeOf(k.Type()); n > int64(len(b)) {
+		return fmt.Errorf("the constant %s of type %s takes %d bytes where the type it initialises has %d: the IR's types disagree", k.Ident(), k.Type(), n, len(b))
+	}
 	switch k := k.(type) {
 	case *constant.Null, *constant.ZeroInitializer, *constant.Undef, *constant.Poison:
 		return nil // b is zeroed
@@ -255,23 +261,14 @@ func (c *compiler) writeConst(b []byte, k constant.Constant) error {
 		copy(b, k.X)
 		return nil
 	case *constant.Array:
-		es := sizeOf(k.Typ.ElemType)
-		for i, e := range k.Elems {
-			if err := c.writeConst(b[int64(i)*es:], e); err != nil {
-				return err
-			}
-		}
-		return nil
+		return c.writeElems(b, k, k.Elems, uint64(k.Typ.Len), sizeOf(k.Typ.ElemType))
 	case *constant.Vector:
-		es := sizeOf(k.Typ.ElemType)
-		for i, e := range k.Elems {
-			if err := c.writeConst(b[int64(i)*es:], e); err != nil {
-				return err
-			}
-		}
-		return nil
+		return c.writeElems(b, k, k.Elems, uint64(k.Typ.Len), sizeOf(k.Typ.ElemType))
 	case *constant.Struct:
 		offs := fieldOffsets(k.Type().(*types.StructType))
+		if len(k.Fields) != len(offs) {
+			return fmt.Errorf("the constant %s has %d fields where its type has %d: the IR's types disagree", k.Ident(), len(k.Fields), len(offs))
+		}
 		for i, f := range k.Fields {
 			if err := c.writeConst(b[offs[i]:], f); err != nil {
 				return err
@@ -290,6 +287,23 @@ func (c *compiler) writeConst(b []byte, k constant.Constant) error {
 	if err != nil {
 		return err
 	}
+	if ls[0].bytes() > int64(len(b)) {
+		return fmt.Errorf("the constant %s takes %d bytes where its type leaves %d: the IR's types disagree", k.Ident(), ls[0].bytes(), len(b))
+	}
 	putUint(b, 0, ls[0].bytes(), v)
+	return nil
+}
+
+// writeElems writes the elements of array or vector constant k, n of es
+// bytes each by its type, at the start of b.
+func (c *compiler) writeElems(b []byte, k constant.Constant, elems []constant.Constant, n uint64, es int64) error {
+	if uint64(len(elems)) != n {
+		return fmt.Errorf("the constant %s has %d elements where its type has %d: the IR's types disagree", k.Ident(), len(elems), n)
+	}
+	for i, e := range elems {
+		if err := c.writeConst(b[int64(i)*es:], e); err != nil {
+			return err
+		}
+	}
 	return nil
 }

@@ -170,3 +170,25 @@ func TestLinkSeveralFiles(t *testing.T) {
 		t.Errorf("output %q after %d instructions, want 42", out.String(), rep.Instructions)
 	}
 }
+
+// TestCompileTypesDisagree: IR whose initialisers do not fit their
+// globals' types, which llir parses (LLVM's verifier would reject it), is
+// an error naming the global, not a panic (the first was found by
+// FuzzParseIR, testdata/fuzz).
+func TestCompileTypesDisagree(t *testing.T) {
+	for _, text := range []string{
+		"@0 = global i0 @0\n",
+		"@a = global [2 x i32] [i32 1, i32 2, i32 3]\n",
+		"@s = global {i32} {i32 1, i64 2}\n",
+	} {
+		m, err := ParseIR("bad.ll", []byte(text))
+		if err != nil {
+			t.Logf("%q: llir rejects it: %v", text, err)
+			continue
+		}
+		_, err = compile(m)
+		if err == nil || !strings.Contains(err.Error(), "initial value of global @") || !strings.Contains(err.Error(), "the IR's types disagree") {
+			t.Errorf("%q: error %v, want one naming the global and saying the types disagree", text, err)
+		}
+	}
+}
