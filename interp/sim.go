@@ -488,7 +488,7 @@ func (s *Sim) clockOverflow(e event) {
 	if e.kind() == evResume {
 		t = &s.tasks[e.id()]
 		switch {
-		case t.act != nil && t.act != doneActivity:
+		case t.act != nil && t.act != doneActivity && t.act != issuedActivity:
 			st = ref(t.act.stmt)
 		case t.pc < int32(len(s.code)):
 			st = ref(s.code[t.pc].stmt)
