@@ -132,6 +132,10 @@ type Sim struct {
 	stepping *task
 
 	maxBytes int64 // the largest message whose costs stay within netmodel.MaxTime
+	// spread says every task has a node of its own (one task per node,
+	// under either mapping), so only a task's messages to itself may take
+	// the platform's intra-node link.
+	spread bool
 
 	msgs  slab[message]
 	reqs  slab[recvReq]
@@ -213,6 +217,7 @@ func New(p *ir.Program, opts Options) (*Sim, error) {
 	s := &Sim{prog: p, code: code, stmts: stmts, opts: opts, g: g, plat: opts.Platform, agree: map[agreeKey]*agreement{},
 		memLimit: memlimit.Or(opts.MaxMemory), memBase: base}
 	s.maxBytes = s.plat.Network.MaxBytes()
+	s.spread = s.plat.Machine.TasksPerNode == 1
 	if s.plat.Intra != nil {
 		s.maxBytes = min(s.maxBytes, s.plat.Intra.MaxBytes())
 	}
