@@ -144,6 +144,7 @@ type Sim struct {
 	// is the same from every sender (senderFree): 0 not yet known, 1 yes,
 	// 2 no.
 	sameMsg  []uint8
+	memos    []msgMemo // by statement ID, twice: the sends' message, the receives' (see message)
 	actPool  []*activity
 	collPool []*collState
 	everyone *group // the group of all tasks
