@@ -635,6 +635,12 @@ func (p *inverse) target(f *ir.Frame, set *ir.TaskSet) (task int64, ok bool) {
 func buildInverse(f *ir.Frame, n int64, source, target *ir.TaskSet) *inverse {
 	type pair struct{ dst, src int32 }
 	var pairs []pair
+	if source.Kind == ir.AllSet && target.Kind == ir.SingleSet {
+		// Every task names one target at most, and mostly one: the
+		// list's full size at once, where growing it to that size
+		// reallocated and copied it some forty times.
+		pairs = make([]pair, 0, n)
+	}
 	source.Each(f, -1, func(v int64) bool {
 		target.Each(f, v, func(d int64) bool {
 			pairs = append(pairs, pair{int32(d), int32(v)})
