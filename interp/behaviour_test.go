@@ -262,6 +262,30 @@ func TestSendReusesReceiveSize(t *testing.T) {
 	}
 }
 
+// TestMessageMemo: a statement's message is evaluated again wherever the
+// last evaluation may not tell its value: the variables it reads hold
+// other values (a loop's, each task's own), or it reads a counter.
+func TestMessageMemo(t *testing.T) {
+	for _, c := range []struct {
+		src  string
+		sent func(task int) int64
+	}{
+		// Step after step: the counter grows between the evaluations.
+		{"FOR 3 REPETITIONS { ALL TASKS s ASYNCHRONOUSLY SEND A bytes_sent + 8 BYTE MESSAGE TO TASK (s + 1) MOD num_tasks THEN ALL TASKS AWAIT COMPLETION }",
+			func(int) int64 { return 8 + 16 + 32 }},
+		// Task after task: each reads its own variable.
+		{"FOR EACH k IN {1, 2} { ALL TASKS s ASYNCHRONOUSLY SEND A (s + 1) * k BYTE MESSAGE TO TASK (s + 1) MOD num_tasks THEN ALL TASKS AWAIT COMPLETION }",
+			func(i int) int64 { return int64(i+1) * 3 }},
+	} {
+		res, _ := runOK(t, c.src, 4, platform(t, ""))
+		for i, ts := range res.Tasks {
+			if want := c.sent(i); ts.BytesSent != want {
+				t.Errorf("%s: task %d sent %d bytes, want %d", c.src, i, ts.BytesSent, want)
+			}
+		}
+	}
+}
+
 // TestMulticastGroupsPerSource: each source of a multicast broadcasts to
 // the targets and itself, a group of its own, though the targets are the
 // same for every source and the groups are cached per statement.

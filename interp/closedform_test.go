@@ -250,6 +250,23 @@ func TestIntraNodeLink(t *testing.T) {
 	if want := plat.Network.OneWay(1001); res.Predicted != want {
 		t.Errorf("other node: predicted %v, want %v", res.Predicted, want)
 	}
+	// With one task per node, under either mapping, only a task's
+	// messages to itself stay on its node.
+	for _, mapping := range []string{"block", "cyclic"} {
+		one := strings.Replace(testPlatform, "tasks_per_node = 1", "tasks_per_node = 1\nmapping = \""+mapping+"\"", 1)
+		plat, err := netmodel.Parse([]byte(one+"[network.intra]\nL = \"100ns\"\no = \"50ns\"\nG = \"10GB/s\"\n"), "intra.toml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, _ := runOK(t, "TASK 1 ASYNCHRONOUSLY SENDS A 1001 BYTE MESSAGE TO TASK 1 THEN TASK 1 AWAITS COMPLETION", 4, plat)
+		if want := plat.Intra.OneWay(1001); res.Predicted != want {
+			t.Errorf("%s mapping, one task per node, to itself: predicted %v, want %v", mapping, res.Predicted, want)
+		}
+		res, _ = runOK(t, "TASK 1 SENDS A 1001 BYTE MESSAGE TO TASK 2", 4, plat)
+		if want := plat.Network.OneWay(1001); res.Predicted != want {
+			t.Errorf("%s mapping, one task per node, to another: predicted %v, want %v", mapping, res.Predicted, want)
+		}
+	}
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }

@@ -98,6 +98,11 @@ func (s *Sim) reqKey(id int32) (src, tag int32) { r := s.reqs.at(id); return r.s
 
 // link returns the network parameters between two processors.
 func (s *Sim) link(a, b int32) *netmodel.LogGP {
+	if s.spread && a != b {
+		// Two tasks on nodes of their own: the network, found without
+		// the two divisions of finding their nodes, twice a message.
+		return &s.plat.Network
+	}
 	return s.plat.LinkTo(int64(a), int64(b), s.g.NumTasks)
 }
 

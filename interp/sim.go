@@ -132,6 +132,10 @@ type Sim struct {
 	stepping *task
 
 	maxBytes int64 // the largest message whose costs stay within netmodel.MaxTime
+	// spread says every task has a node of its own (one task per node,
+	// under either mapping), so only a task's messages to itself may take
+	// the platform's intra-node link.
+	spread bool
 
 	msgs  slab[message]
 	reqs  slab[recvReq]
@@ -140,6 +144,7 @@ type Sim struct {
 	// is the same from every sender (senderFree): 0 not yet known, 1 yes,
 	// 2 no.
 	sameMsg  []uint8
+	memos    []msgMemo // by statement ID, twice: the sends' message, the receives' (see message)
 	actPool  []*activity
 	collPool []*collState
 	everyone *group // the group of all tasks
@@ -213,6 +218,7 @@ func New(p *ir.Program, opts Options) (*Sim, error) {
 	s := &Sim{prog: p, code: code, stmts: stmts, opts: opts, g: g, plat: opts.Platform, agree: map[agreeKey]*agreement{},
 		memLimit: memlimit.Or(opts.MaxMemory), memBase: base}
 	s.maxBytes = s.plat.Network.MaxBytes()
+	s.spread = s.plat.Machine.TasksPerNode == 1
 	if s.plat.Intra != nil {
 		s.maxBytes = min(s.maxBytes, s.plat.Intra.MaxBytes())
 	}
@@ -488,7 +494,7 @@ func (s *Sim) clockOverflow(e event) {
 	if e.kind() == evResume {
 		t = &s.tasks[e.id()]
 		switch {
-		case t.act != nil && t.act != doneActivity:
+		case t.act != nil && t.act != doneActivity && t.act != issuedActivity:
 			st = ref(t.act.stmt)
 		case t.pc < int32(len(s.code)):
 			st = ref(s.code[t.pc].stmt)
