@@ -103,8 +103,9 @@ type PacketNet struct {
 
 type pktLink struct {
 	freeAt Duration // when the packet on it has gone
-	wakeAt Duration // when an evLink is due; -1: none
 	bytes  int64
+	queued int32 // packets in its queues, all channels: the fast paths read this line alone
+	woken  bool  // an evLink is due at freeAt
 }
 
 type pktQueue struct {
@@ -149,12 +150,13 @@ const (
 	evInject  uint8 = iota // a: message: its packets enter the source's injection queue
 	evHead                 // a: packet: its head reached the near end of route[hop]
 	evLink                 // a: link: it is free again
-	evCredit               // a: link*nvc+vc: b bytes of credit are back
+	evCredit               // a: link, vc: channel: b bytes of credit are back
 	evDeliver              // a: message: its last packet's tail reached its node
 )
 
 type pktEvent struct {
 	kind uint8
+	vc   uint8 // evCredit: a channel, so that its link needs no division
 	a    int32
 	b    int64
 }
@@ -185,9 +187,6 @@ func NewPacketNet(p *Platform, seed uint64) *PacketNet {
 		f.globalLinks = f.hostLinks + int32(t.Groups*t.Routers*t.Routers)
 	}
 	f.links = make([]pktLink, n)
-	for i := range f.links {
-		f.links[i].wakeAt = -1
-	}
 	f.queues = make([]pktQueue, n*int(f.nvc))
 	f.credits = make([]int64, n*int(f.nvc))
 	for i := range f.credits {
@@ -299,7 +298,7 @@ func (f *PacketNet) newPacket() int32 {
 }
 
 func (f *PacketNet) schedule(at Duration, kind uint8, a int32, b int64) {
-	f.events.push(at, pktEvent{kind, a, b})
+	f.events.push(at, pktEvent{kind: kind, a: a, b: b})
 }
 
 // Next returns the time of the model's next event, and false if nothing is
@@ -331,11 +330,11 @@ func (f *PacketNet) handle(e pktEvent) {
 	case evHead:
 		f.arrive(e.a, now)
 	case evLink:
-		f.links[e.a].wakeAt = -1
+		f.links[e.a].woken = false
 		f.tryStart(e.a, now)
 	case evCredit:
-		f.credits[e.a] += e.b
-		f.tryStart(e.a/f.nvc, now)
+		f.credits[e.a*f.nvc+int32(e.vc)] += e.b
+		f.tryStart(e.a, now)
 	case evDeliver:
 		f.done = append(f.done, f.msgs[e.a].token)
 		f.freeM = append(f.freeM, e.a)
@@ -352,7 +351,7 @@ func (f *PacketNet) arrive(id int32, now Duration) {
 	p := f.pkt(id)
 	r := p.route[p.hop]
 	l, vc := linkOf(r), r>>vcShift
-	if f.queuesEmpty(l) && f.credits[l*f.nvc+vc] >= int64(f.queued(id, 0).need) {
+	if f.links[l].queued == 0 && f.credits[l*f.nvc+vc] >= int64(f.queued(id, 0).need) {
 		p.nextVC = uint8(vc)
 		f.seq++ // the place it would have had in the queue
 		f.start(l, id, max(now, f.links[l].freeAt))
@@ -362,24 +361,16 @@ func (f *PacketNet) arrive(id int32, now Duration) {
 	f.tryStart(l, now)
 }
 
-// queuesEmpty reports whether no packet waits for link l on any channel.
-func (f *PacketNet) queuesEmpty(l int32) bool {
-	for _, q := range f.queues[l*f.nvc : (l+1)*f.nvc] {
-		if int(q.head) < len(q.items) {
-			return false
-		}
-	}
-	return true
-}
-
 // enqueue puts packet id in the output queue of route[hop], on the virtual
 // channel it will take there.
 func (f *PacketNet) enqueue(id int32) {
 	p := f.pkt(id)
 	r := p.route[p.hop]
 	p.nextVC = uint8(r >> vcShift)
-	q := &f.queues[linkOf(r)*f.nvc+int32(p.nextVC)]
+	l := linkOf(r)
+	q := &f.queues[l*f.nvc+int32(p.nextVC)]
 	q.items = append(q.items, f.queued(id, f.seq))
+	f.links[l].queued++
 	f.seq++
 }
 
@@ -445,6 +436,9 @@ func (f *PacketNet) channels(route []int32) {
 // whose heads all lack credit waits for credit to come back.
 func (f *PacketNet) tryStart(l int32, now Duration) {
 	lk := &f.links[l]
+	if lk.queued == 0 {
+		return
+	}
 	qs := f.queues[l*f.nvc : (l+1)*f.nvc]
 	for {
 		busy := lk.freeAt > now
@@ -467,8 +461,8 @@ func (f *PacketNet) tryStart(l int32, now Duration) {
 			return
 		}
 		if !ready {
-			if lk.wakeAt < 0 {
-				lk.wakeAt = lk.freeAt
+			if !lk.woken {
+				lk.woken = true
 				f.schedule(lk.freeAt, evLink, l, 0)
 			}
 			return
@@ -479,8 +473,11 @@ func (f *PacketNet) tryStart(l int32, now Duration) {
 			// The message's next packet takes its place in the
 			// injection queue.
 			q.items[q.head] = f.queued(f.nextPacket(p.msg), bestSeq)
-		} else if q.head++; int(q.head) == len(q.items) {
-			q.items, q.head = q.items[:0], 0
+		} else {
+			lk.queued--
+			if q.head++; int(q.head) == len(q.items) {
+				q.items, q.head = q.items[:0], 0
+			}
 		}
 		f.start(l, id, max(now, lk.freeAt))
 	}
@@ -500,7 +497,7 @@ func (f *PacketNet) start(l, id int32, now Duration) {
 		// Its tail leaves the buffer it sat in at txEnd; the credit
 		// reaches the port upstream a link latency later.
 		prev := linkOf(p.route[p.hop-1])
-		f.schedule(txEnd+f.lat[f.class(prev)], evCredit, prev*f.nvc+int32(p.vc), size)
+		f.events.push(txEnd+f.lat[f.class(prev)], pktEvent{kind: evCredit, vc: p.vc, a: prev, b: size})
 	}
 	p.tailIn = txEnd + f.lat[c]
 	if p.hop == int32(len(p.route))-1 {
