@@ -81,9 +81,8 @@ type PacketNet struct {
 	strides                []int64 // torus: node-number stride of each dimension
 	nvc                    int32   // virtual channels per link
 
-	links   []pktLink
-	queues  []pktQueue // by link*nvc + vc: packets waiting to start on the link
-	credits []int64    // by link*nvc + vc: bytes free in the buffer at the link's far end
+	links  []pktLink
+	queues []pktQueue // by link*nvc + vc: packets waiting to start on the link
 
 	pkts  []*[flowChunk]packet // in chunks, as FlowNet's flows
 	own   [][]int32            // by packet: its own route buffer, where routing has a choice
@@ -102,10 +101,11 @@ type PacketNet struct {
 }
 
 type pktLink struct {
-	freeAt Duration // when the packet on it has gone
-	bytes  int64
-	queued int32 // packets in its queues, all channels: the fast paths read this line alone
-	woken  bool  // an evLink is due at freeAt
+	freeAt  Duration // when the packet on it has gone
+	bytes   int64
+	credits [maxVCs]int64 // by virtual channel: bytes free in the buffer at the link's far end
+	queued  int32         // packets in its queues, all channels: the fast paths read this line alone
+	woken   bool          // an evLink is due at freeAt
 }
 
 type pktQueue struct {
@@ -188,9 +188,10 @@ func NewPacketNet(p *Platform, seed uint64) *PacketNet {
 	}
 	f.links = make([]pktLink, n)
 	f.queues = make([]pktQueue, n*int(f.nvc))
-	f.credits = make([]int64, n*int(f.nvc))
-	for i := range f.credits {
-		f.credits[i] = p.Packet.Buffer
+	for i := range f.links {
+		for v := range f.nvc {
+			f.links[i].credits[v] = p.Packet.Buffer
+		}
 	}
 	f.handler = f.handle
 	return f
@@ -333,7 +334,7 @@ func (f *PacketNet) handle(e pktEvent) {
 		f.links[e.a].woken = false
 		f.tryStart(e.a, now)
 	case evCredit:
-		f.credits[e.a*f.nvc+int32(e.vc)] += e.b
+		f.links[e.a].credits[e.vc] += e.b
 		f.tryStart(e.a, now)
 	case evDeliver:
 		f.done = append(f.done, f.msgs[e.a].token)
@@ -351,7 +352,7 @@ func (f *PacketNet) arrive(id int32, now Duration) {
 	p := f.pkt(id)
 	r := p.route[p.hop]
 	l, vc := linkOf(r), r>>vcShift
-	if f.links[l].queued == 0 && f.credits[l*f.nvc+vc] >= int64(f.queued(id, 0).need) {
+	if lk := &f.links[l]; lk.queued == 0 && lk.credits[vc] >= int64(f.queued(id, 0).need) {
 		p.nextVC = uint8(vc)
 		f.seq++ // the place it would have had in the queue
 		f.start(l, id, max(now, f.links[l].freeAt))
@@ -383,6 +384,9 @@ func (f *PacketNet) queued(id int32, seq uint64) queued {
 	}
 	return queued{seq, id, need}
 }
+
+// maxVCs is the most virtual channels a link has (a dragonfly's).
+const maxVCs = 3
 
 // Route entries: a link id below 2^vcShift and its virtual channel
 // above.
@@ -452,7 +456,7 @@ func (f *PacketNet) tryStart(l int32, now Duration) {
 			if e.seq >= bestSeq {
 				continue
 			}
-			ok := f.credits[int(l*f.nvc)+v] >= int64(e.need)
+			ok := lk.credits[v] >= int64(e.need)
 			if ok || busy {
 				best, bestSeq, ready = v, e.seq, ok
 			}
@@ -514,7 +518,7 @@ func (f *PacketNet) start(l, id int32, now Duration) {
 		}
 		return
 	}
-	f.credits[l*f.nvc+int32(p.nextVC)] -= size
+	lk.credits[p.nextVC] -= size
 	p.vc = p.nextVC
 	p.hop++
 	f.schedule(now+f.lat[c], evHead, id, 0)
