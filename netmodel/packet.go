@@ -91,11 +91,10 @@ type PacketNet struct {
 	msgs  []pktMsg
 	freeM []int32
 
-	events  eventBuckets[pktEvent]
-	handler func(pktEvent) // f.handle, made once
-	now     Duration       // the time Step is at
-	seq     uint64         // orders packets queued at a link
-	done    []int32
+	events eventBuckets[pktEvent]
+	now    Duration // the time Step is at
+	seq    uint64   // orders packets queued at a link
+	done   []int32
 
 	stats NetStats
 }
@@ -193,7 +192,6 @@ func NewPacketNet(p *Platform, seed uint64) *PacketNet {
 			f.links[i].credits[v] = p.Packet.Buffer
 		}
 	}
-	f.handler = f.handle
 	return f
 }
 
@@ -312,8 +310,14 @@ func (f *PacketNet) Next() (Duration, bool) { return f.events.first() }
 func (f *PacketNet) Step(now Duration, done func(token int32)) {
 	f.done = f.done[:0]
 	f.now = now
+	// The bucket's events are read afresh after each, as handling one
+	// may push more to it (and move it); calling handle directly rather
+	// than through drain's func value saves an indirect call an event.
 	for at, ok := f.events.first(); ok && at <= now; at, ok = f.events.first() {
-		f.events.drain(f.handler)
+		for i := 0; i < len(f.events.front()); i++ {
+			f.handle(f.events.front()[i])
+		}
+		f.events.discard()
 	}
 	for _, tok := range f.done {
 		done(tok)
@@ -326,8 +330,9 @@ func (f *PacketNet) handle(e pktEvent) {
 	switch e.kind {
 	case evInject:
 		id := f.nextPacket(e.a)
-		f.enqueue(id)
-		f.tryStart(linkOf(f.pkt(id).route[0]), now)
+		p := f.pkt(id)
+		f.enqueue(id, p)
+		f.tryStart(linkOf(p.route[0]), now)
 	case evHead:
 		f.arrive(e.a, now)
 	case evLink:
@@ -352,37 +357,34 @@ func (f *PacketNet) arrive(id int32, now Duration) {
 	p := f.pkt(id)
 	r := p.route[p.hop]
 	l, vc := linkOf(r), r>>vcShift
-	if lk := &f.links[l]; lk.queued == 0 && lk.credits[vc] >= int64(f.queued(id, 0).need) {
+	if lk := &f.links[l]; lk.queued == 0 && lk.credits[vc] >= int64(p.need()) {
 		p.nextVC = uint8(vc)
 		f.seq++ // the place it would have had in the queue
-		f.start(l, id, max(now, f.links[l].freeAt))
+		f.start(l, id, p, max(now, lk.freeAt))
 		return
 	}
-	f.enqueue(id)
+	f.enqueue(id, p)
 	f.tryStart(l, now)
 }
 
-// enqueue puts packet id in the output queue of route[hop], on the virtual
-// channel it will take there.
-func (f *PacketNet) enqueue(id int32) {
-	p := f.pkt(id)
+// enqueue puts packet id, p, in the output queue of route[hop], on the
+// virtual channel it will take there.
+func (f *PacketNet) enqueue(id int32, p *packet) {
 	r := p.route[p.hop]
 	p.nextVC = uint8(r >> vcShift)
 	l := linkOf(r)
 	q := &f.queues[l*f.nvc+int32(p.nextVC)]
-	q.items = append(q.items, f.queued(id, f.seq))
+	q.items = append(q.items, queued{f.seq, id, p.need()})
 	f.links[l].queued++
 	f.seq++
 }
 
-// queued returns packet id's queue entry with order seq.
-func (f *PacketNet) queued(id int32, seq uint64) queued {
-	p := f.pkt(id)
-	need := p.size
+// need returns the bytes of credit p needs at the far end of route[hop].
+func (p *packet) need() int32 {
 	if p.hop == int32(len(p.route))-1 {
-		need = 0 // a node's memory is unlimited
+		return 0 // a node's memory is unlimited
 	}
-	return queued{seq, id, need}
+	return p.size
 }
 
 // maxVCs is the most virtual channels a link has (a dragonfly's).
@@ -473,24 +475,25 @@ func (f *PacketNet) tryStart(l int32, now Duration) {
 		}
 		q := &qs[best]
 		id := q.items[q.head].id
-		if p := f.pkt(id); p.hop == 0 && f.msgs[p.msg].next < f.msgs[p.msg].npk {
+		p := f.pkt(id)
+		if m := &f.msgs[p.msg]; p.hop == 0 && m.next < m.npk {
 			// The message's next packet takes its place in the
 			// injection queue.
-			q.items[q.head] = f.queued(f.nextPacket(p.msg), bestSeq)
+			next := f.nextPacket(p.msg)
+			q.items[q.head] = queued{bestSeq, next, f.pkt(next).need()}
 		} else {
 			lk.queued--
 			if q.head++; int(q.head) == len(q.items) {
 				q.items, q.head = q.items[:0], 0
 			}
 		}
-		f.start(l, id, max(now, lk.freeAt))
+		f.start(l, id, p, max(now, lk.freeAt))
 	}
 }
 
-// start sends packet id onto link l at now, which may be later than the
-// current time (see tryStart).
-func (f *PacketNet) start(l, id int32, now Duration) {
-	p := f.pkt(id)
+// start sends packet id, p, onto link l at now, which may be later than
+// the current time (see tryStart).
+func (f *PacketNet) start(l, id int32, p *packet, now Duration) {
 	c := f.class(l)
 	size := int64(p.size)
 	txEnd := max(now+Duration(float64(size)*f.psPerByte[c]+0.5), p.tailIn)
