@@ -75,7 +75,8 @@ type PacketNet struct {
 	seed uint64
 	mtu  int64
 
-	psPerByte              [3]float64 // by link class
+	psPerByte              [3]float64  // by link class
+	txMTU                  [3]Duration // by link class: a full packet's time on the link (txTime's)
 	lat                    [3]Duration
 	hostLinks, globalLinks int32
 	strides                []int64 // torus: node-number stride of each dimension
@@ -133,15 +134,18 @@ type packet struct {
 	nextVC uint8 // channel of the buffer at the far end of route[hop]
 }
 
+// pktMsg's fields are in the order nextPacket reads them, those it reads
+// for every packet first, so that they share a cache line.
 type pktMsg struct {
-	route     []int32 // every packet's, where routing has no choice (shared)
-	shared    bool
-	a, b, n   int64    // from node a to node b, n bytes
+	route     []int32  // every packet's, where routing has no choice (shared)
+	n         int64    // bytes
 	next, npk int64    // packets made so far, of npk
-	left      int64    // packets not yet on their last link
-	hash      uint64   // the message's routing hash; each packet adds its number
 	at        Duration // when it was sent
+	shared    bool
 	token     int32
+	a, b      int64  // from node a to node b
+	hash      uint64 // the message's routing hash; each packet adds its number
+	left      int64  // packets not yet on their last link
 }
 
 // Event kinds.
@@ -168,6 +172,7 @@ func NewPacketNet(p *Platform, seed uint64) *PacketNet {
 	f := &PacketNet{topo: t, seed: mix64(seed), mtu: p.Packet.MTU, nvc: 1}
 	for c, bw := range [...]float64{t.HostBandwidth, t.Bandwidth, t.GlobalBandwidth} {
 		f.psPerByte[c] = float64(Second) / bw
+		f.txMTU[c] = f.txTime(uint8(c), f.mtu)
 	}
 	f.lat = [...]Duration{t.HostLatency, t.Latency, t.GlobalLatency}
 	n := t.LinkCount()
@@ -496,7 +501,11 @@ func (f *PacketNet) tryStart(l int32, now Duration) {
 func (f *PacketNet) start(l, id int32, p *packet, now Duration) {
 	c := f.class(l)
 	size := int64(p.size)
-	txEnd := max(now+Duration(float64(size)*f.psPerByte[c]+0.5), p.tailIn)
+	tx := f.txMTU[c]
+	if size != f.mtu {
+		tx = f.txTime(c, size)
+	}
+	txEnd := max(now+tx, p.tailIn)
 	lk := &f.links[l]
 	lk.freeAt = txEnd
 	lk.bytes += size
@@ -525,6 +534,12 @@ func (f *PacketNet) start(l, id int32, p *packet, now Duration) {
 	p.vc = p.nextVC
 	p.hop++
 	f.schedule(now+f.lat[c], evHead, id, 0)
+}
+
+// txTime returns how long a packet of size bytes holds a link of class c;
+// all but a message's last packet take the class's txMTU, worked out once.
+func (f *PacketNet) txTime(c uint8, size int64) Duration {
+	return Duration(float64(size)*f.psPerByte[c] + 0.5)
 }
 
 // Stats returns the run's totals so far.
