@@ -317,7 +317,7 @@ func (f *PacketNet) Step(now Duration, done func(token int32)) {
 	f.now = now
 	// The bucket's events are read afresh after each, as handling one
 	// may push more to it (and move it); calling handle directly rather
-	// than through drain's func value saves an indirect call an event.
+	// than through a func value saves an indirect call an event.
 	for at, ok := f.events.first(); ok && at <= now; at, ok = f.events.first() {
 		for i := 0; i < len(f.events.front()); i++ {
 			f.handle(f.events.front()[i])
