@@ -104,7 +104,7 @@ type pktLink struct {
 	freeAt  Duration // when the packet on it has gone
 	bytes   int64
 	credits [maxVCs]int64 // by virtual channel: bytes free in the buffer at the link's far end
-	queued  int32         // packets in its queues, all channels: the fast paths read this line alone
+	queued  int32         // packets in its queues, all channels: the fast paths read the link alone
 	woken   bool          // an evLink is due at freeAt
 }
 
@@ -135,7 +135,8 @@ type packet struct {
 }
 
 // pktMsg's fields are in the order nextPacket reads them, those it reads
-// for every packet first, so that they share a cache line.
+// for every packet first, so that they lie together (the first 57 bytes)
+// and mostly in one cache line.
 type pktMsg struct {
 	route     []int32  // every packet's, where routing has no choice (shared)
 	n         int64    // bytes
@@ -187,7 +188,7 @@ func NewPacketNet(p *Platform, seed uint64) *PacketNet {
 			stride *= int64(d)
 		}
 	case Dragonfly:
-		f.nvc = 3
+		f.nvc = maxVCs
 		f.globalLinks = f.hostLinks + int32(t.Groups*t.Routers*t.Routers)
 	}
 	f.links = make([]pktLink, n)
@@ -261,7 +262,7 @@ func (f *PacketNet) Send(at Duration, a, b int64, n int64, token int32) {
 		m.route = f.topo.Route(a, b, 0, m.route[:0])
 		f.channels(m.route)
 	}
-	f.schedule(at, evInject, mid, 0)
+	f.schedule(at, evInject, mid)
 }
 
 // nextPacket makes message mid's next packet, ready to join its
@@ -301,8 +302,8 @@ func (f *PacketNet) newPacket() int32 {
 	return id
 }
 
-func (f *PacketNet) schedule(at Duration, kind uint8, a int32, b int64) {
-	f.events.push(at, pktEvent{kind: kind, a: a, b: b})
+func (f *PacketNet) schedule(at Duration, kind uint8, a int32) {
+	f.events.push(at, pktEvent{kind: kind, a: a})
 }
 
 // Next returns the time of the model's next event, and false if nothing is
@@ -474,7 +475,7 @@ func (f *PacketNet) tryStart(l int32, now Duration) {
 		if !ready {
 			if !lk.woken {
 				lk.woken = true
-				f.schedule(lk.freeAt, evLink, l, 0)
+				f.schedule(lk.freeAt, evLink, l)
 			}
 			return
 		}
@@ -526,14 +527,14 @@ func (f *PacketNet) start(l, id int32, p *packet, now Duration) {
 		f.free = append(f.free, id)
 		m := &f.msgs[p.msg]
 		if m.left--; m.left == 0 {
-			f.schedule(p.tailIn, evDeliver, p.msg, 0)
+			f.schedule(p.tailIn, evDeliver, p.msg)
 		}
 		return
 	}
 	lk.credits[p.nextVC] -= size
 	p.vc = p.nextVC
 	p.hop++
-	f.schedule(now+f.lat[c], evHead, id, 0)
+	f.schedule(now+f.lat[c], evHead, id)
 }
 
 // txTime returns how long a packet of size bytes holds a link of class c;
