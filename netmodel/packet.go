@@ -75,15 +75,15 @@ type PacketNet struct {
 	seed uint64
 	mtu  int64
 
-	psPerByte              [3]float64 // by link class
+	psPerByte              [3]float64  // by link class
+	txMTU                  [3]Duration // by link class: a full packet's time on the link (txTime's)
 	lat                    [3]Duration
 	hostLinks, globalLinks int32
 	strides                []int64 // torus: node-number stride of each dimension
 	nvc                    int32   // virtual channels per link
 
-	links   []pktLink
-	queues  []pktQueue // by link*nvc + vc: packets waiting to start on the link
-	credits []int64    // by link*nvc + vc: bytes free in the buffer at the link's far end
+	links  []pktLink
+	queues []pktQueue // by link*nvc + vc: packets waiting to start on the link
 
 	pkts  []*[flowChunk]packet // in chunks, as FlowNet's flows
 	own   [][]int32            // by packet: its own route buffer, where routing has a choice
@@ -92,19 +92,20 @@ type PacketNet struct {
 	msgs  []pktMsg
 	freeM []int32
 
-	events  eventBuckets[pktEvent]
-	handler func(pktEvent) // f.handle, made once
-	now     Duration       // the time Step is at
-	seq     uint64         // orders packets queued at a link
-	done    []int32
+	events eventBuckets[pktEvent]
+	now    Duration // the time Step is at
+	seq    uint64   // orders packets queued at a link
+	done   []int32
 
 	stats NetStats
 }
 
 type pktLink struct {
-	freeAt Duration // when the packet on it has gone
-	wakeAt Duration // when an evLink is due; -1: none
-	bytes  int64
+	freeAt  Duration // when the packet on it has gone
+	bytes   int64
+	credits [maxVCs]int64 // by virtual channel: bytes free in the buffer at the link's far end
+	queued  int32         // packets in its queues, all channels: the fast paths read the link alone
+	woken   bool          // an evLink is due at freeAt
 }
 
 type pktQueue struct {
@@ -133,15 +134,19 @@ type packet struct {
 	nextVC uint8 // channel of the buffer at the far end of route[hop]
 }
 
+// pktMsg's fields are in the order nextPacket reads them, those it reads
+// for every packet first, so that they lie together (the first 57 bytes)
+// and mostly in one cache line.
 type pktMsg struct {
-	route     []int32 // every packet's, where routing has no choice (shared)
-	shared    bool
-	a, b, n   int64    // from node a to node b, n bytes
+	route     []int32  // every packet's, where routing has no choice (shared)
+	n         int64    // bytes
 	next, npk int64    // packets made so far, of npk
-	left      int64    // packets not yet on their last link
-	hash      uint64   // the message's routing hash; each packet adds its number
 	at        Duration // when it was sent
+	shared    bool
 	token     int32
+	a, b      int64  // from node a to node b
+	hash      uint64 // the message's routing hash; each packet adds its number
+	left      int64  // packets not yet on their last link
 }
 
 // Event kinds.
@@ -149,12 +154,13 @@ const (
 	evInject  uint8 = iota // a: message: its packets enter the source's injection queue
 	evHead                 // a: packet: its head reached the near end of route[hop]
 	evLink                 // a: link: it is free again
-	evCredit               // a: link*nvc+vc: b bytes of credit are back
+	evCredit               // a: link, vc: channel: b bytes of credit are back
 	evDeliver              // a: message: its last packet's tail reached its node
 )
 
 type pktEvent struct {
 	kind uint8
+	vc   uint8 // evCredit: a channel, so that its link needs no division
 	a    int32
 	b    int64
 }
@@ -167,6 +173,7 @@ func NewPacketNet(p *Platform, seed uint64) *PacketNet {
 	f := &PacketNet{topo: t, seed: mix64(seed), mtu: p.Packet.MTU, nvc: 1}
 	for c, bw := range [...]float64{t.HostBandwidth, t.Bandwidth, t.GlobalBandwidth} {
 		f.psPerByte[c] = float64(Second) / bw
+		f.txMTU[c] = f.txTime(uint8(c), f.mtu)
 	}
 	f.lat = [...]Duration{t.HostLatency, t.Latency, t.GlobalLatency}
 	n := t.LinkCount()
@@ -181,19 +188,16 @@ func NewPacketNet(p *Platform, seed uint64) *PacketNet {
 			stride *= int64(d)
 		}
 	case Dragonfly:
-		f.nvc = 3
+		f.nvc = maxVCs
 		f.globalLinks = f.hostLinks + int32(t.Groups*t.Routers*t.Routers)
 	}
 	f.links = make([]pktLink, n)
-	for i := range f.links {
-		f.links[i].wakeAt = -1
-	}
 	f.queues = make([]pktQueue, n*int(f.nvc))
-	f.credits = make([]int64, n*int(f.nvc))
-	for i := range f.credits {
-		f.credits[i] = p.Packet.Buffer
+	for i := range f.links {
+		for v := range f.nvc {
+			f.links[i].credits[v] = p.Packet.Buffer
+		}
 	}
-	f.handler = f.handle
 	return f
 }
 
@@ -258,7 +262,7 @@ func (f *PacketNet) Send(at Duration, a, b int64, n int64, token int32) {
 		m.route = f.topo.Route(a, b, 0, m.route[:0])
 		f.channels(m.route)
 	}
-	f.schedule(at, evInject, mid, 0)
+	f.schedule(at, evInject, mid)
 }
 
 // nextPacket makes message mid's next packet, ready to join its
@@ -298,8 +302,8 @@ func (f *PacketNet) newPacket() int32 {
 	return id
 }
 
-func (f *PacketNet) schedule(at Duration, kind uint8, a int32, b int64) {
-	f.events.push(at, pktEvent{kind, a, b})
+func (f *PacketNet) schedule(at Duration, kind uint8, a int32) {
+	f.events.push(at, pktEvent{kind: kind, a: a})
 }
 
 // Next returns the time of the model's next event, and false if nothing is
@@ -312,8 +316,14 @@ func (f *PacketNet) Next() (Duration, bool) { return f.events.first() }
 func (f *PacketNet) Step(now Duration, done func(token int32)) {
 	f.done = f.done[:0]
 	f.now = now
+	// The bucket's events are read afresh after each, as handling one
+	// may push more to it (and move it); calling handle directly rather
+	// than through a func value saves an indirect call an event.
 	for at, ok := f.events.first(); ok && at <= now; at, ok = f.events.first() {
-		f.events.drain(f.handler)
+		for i := 0; i < len(f.events.front()); i++ {
+			f.handle(f.events.front()[i])
+		}
+		f.events.discard()
 	}
 	for _, tok := range f.done {
 		done(tok)
@@ -326,16 +336,17 @@ func (f *PacketNet) handle(e pktEvent) {
 	switch e.kind {
 	case evInject:
 		id := f.nextPacket(e.a)
-		f.enqueue(id)
-		f.tryStart(linkOf(f.pkt(id).route[0]), now)
+		p := f.pkt(id)
+		f.enqueue(id, p)
+		f.tryStart(linkOf(p.route[0]), now)
 	case evHead:
 		f.arrive(e.a, now)
 	case evLink:
-		f.links[e.a].wakeAt = -1
+		f.links[e.a].woken = false
 		f.tryStart(e.a, now)
 	case evCredit:
-		f.credits[e.a] += e.b
-		f.tryStart(e.a/f.nvc, now)
+		f.links[e.a].credits[e.vc] += e.b
+		f.tryStart(e.a, now)
 	case evDeliver:
 		f.done = append(f.done, f.msgs[e.a].token)
 		f.freeM = append(f.freeM, e.a)
@@ -352,46 +363,38 @@ func (f *PacketNet) arrive(id int32, now Duration) {
 	p := f.pkt(id)
 	r := p.route[p.hop]
 	l, vc := linkOf(r), r>>vcShift
-	if f.queuesEmpty(l) && f.credits[l*f.nvc+vc] >= int64(f.queued(id, 0).need) {
+	if lk := &f.links[l]; lk.queued == 0 && lk.credits[vc] >= int64(p.need()) {
 		p.nextVC = uint8(vc)
 		f.seq++ // the place it would have had in the queue
-		f.start(l, id, max(now, f.links[l].freeAt))
+		f.start(l, id, p, max(now, lk.freeAt))
 		return
 	}
-	f.enqueue(id)
+	f.enqueue(id, p)
 	f.tryStart(l, now)
 }
 
-// queuesEmpty reports whether no packet waits for link l on any channel.
-func (f *PacketNet) queuesEmpty(l int32) bool {
-	for _, q := range f.queues[l*f.nvc : (l+1)*f.nvc] {
-		if int(q.head) < len(q.items) {
-			return false
-		}
-	}
-	return true
-}
-
-// enqueue puts packet id in the output queue of route[hop], on the virtual
-// channel it will take there.
-func (f *PacketNet) enqueue(id int32) {
-	p := f.pkt(id)
+// enqueue puts packet id, p, in the output queue of route[hop], on the
+// virtual channel it will take there.
+func (f *PacketNet) enqueue(id int32, p *packet) {
 	r := p.route[p.hop]
 	p.nextVC = uint8(r >> vcShift)
-	q := &f.queues[linkOf(r)*f.nvc+int32(p.nextVC)]
-	q.items = append(q.items, f.queued(id, f.seq))
+	l := linkOf(r)
+	q := &f.queues[l*f.nvc+int32(p.nextVC)]
+	q.items = append(q.items, queued{f.seq, id, p.need()})
+	f.links[l].queued++
 	f.seq++
 }
 
-// queued returns packet id's queue entry with order seq.
-func (f *PacketNet) queued(id int32, seq uint64) queued {
-	p := f.pkt(id)
-	need := p.size
+// need returns the bytes of credit p needs at the far end of route[hop].
+func (p *packet) need() int32 {
 	if p.hop == int32(len(p.route))-1 {
-		need = 0 // a node's memory is unlimited
+		return 0 // a node's memory is unlimited
 	}
-	return queued{seq, id, need}
+	return p.size
 }
+
+// maxVCs is the most virtual channels a link has (a dragonfly's).
+const maxVCs = 3
 
 // Route entries: a link id below 2^vcShift and its virtual channel
 // above.
@@ -445,6 +448,9 @@ func (f *PacketNet) channels(route []int32) {
 // whose heads all lack credit waits for credit to come back.
 func (f *PacketNet) tryStart(l int32, now Duration) {
 	lk := &f.links[l]
+	if lk.queued == 0 {
+		return
+	}
 	qs := f.queues[l*f.nvc : (l+1)*f.nvc]
 	for {
 		busy := lk.freeAt > now
@@ -458,7 +464,7 @@ func (f *PacketNet) tryStart(l int32, now Duration) {
 			if e.seq >= bestSeq {
 				continue
 			}
-			ok := f.credits[int(l*f.nvc)+v] >= int64(e.need)
+			ok := lk.credits[v] >= int64(e.need)
 			if ok || busy {
 				best, bestSeq, ready = v, e.seq, ok
 			}
@@ -467,32 +473,40 @@ func (f *PacketNet) tryStart(l int32, now Duration) {
 			return
 		}
 		if !ready {
-			if lk.wakeAt < 0 {
-				lk.wakeAt = lk.freeAt
-				f.schedule(lk.freeAt, evLink, l, 0)
+			if !lk.woken {
+				lk.woken = true
+				f.schedule(lk.freeAt, evLink, l)
 			}
 			return
 		}
 		q := &qs[best]
 		id := q.items[q.head].id
-		if p := f.pkt(id); p.hop == 0 && f.msgs[p.msg].next < f.msgs[p.msg].npk {
+		p := f.pkt(id)
+		if m := &f.msgs[p.msg]; p.hop == 0 && m.next < m.npk {
 			// The message's next packet takes its place in the
 			// injection queue.
-			q.items[q.head] = f.queued(f.nextPacket(p.msg), bestSeq)
-		} else if q.head++; int(q.head) == len(q.items) {
-			q.items, q.head = q.items[:0], 0
+			next := f.nextPacket(p.msg)
+			q.items[q.head] = queued{bestSeq, next, f.pkt(next).need()}
+		} else {
+			lk.queued--
+			if q.head++; int(q.head) == len(q.items) {
+				q.items, q.head = q.items[:0], 0
+			}
 		}
-		f.start(l, id, max(now, lk.freeAt))
+		f.start(l, id, p, max(now, lk.freeAt))
 	}
 }
 
-// start sends packet id onto link l at now, which may be later than the
-// current time (see tryStart).
-func (f *PacketNet) start(l, id int32, now Duration) {
-	p := f.pkt(id)
+// start sends packet id, p, onto link l at now, which may be later than
+// the current time (see tryStart).
+func (f *PacketNet) start(l, id int32, p *packet, now Duration) {
 	c := f.class(l)
 	size := int64(p.size)
-	txEnd := max(now+Duration(float64(size)*f.psPerByte[c]+0.5), p.tailIn)
+	tx := f.txMTU[c]
+	if size != f.mtu {
+		tx = f.txTime(c, size)
+	}
+	txEnd := max(now+tx, p.tailIn)
 	lk := &f.links[l]
 	lk.freeAt = txEnd
 	lk.bytes += size
@@ -500,7 +514,7 @@ func (f *PacketNet) start(l, id int32, now Duration) {
 		// Its tail leaves the buffer it sat in at txEnd; the credit
 		// reaches the port upstream a link latency later.
 		prev := linkOf(p.route[p.hop-1])
-		f.schedule(txEnd+f.lat[f.class(prev)], evCredit, prev*f.nvc+int32(p.vc), size)
+		f.events.push(txEnd+f.lat[f.class(prev)], pktEvent{kind: evCredit, vc: p.vc, a: prev, b: size})
 	}
 	p.tailIn = txEnd + f.lat[c]
 	if p.hop == int32(len(p.route))-1 {
@@ -513,14 +527,20 @@ func (f *PacketNet) start(l, id int32, now Duration) {
 		f.free = append(f.free, id)
 		m := &f.msgs[p.msg]
 		if m.left--; m.left == 0 {
-			f.schedule(p.tailIn, evDeliver, p.msg, 0)
+			f.schedule(p.tailIn, evDeliver, p.msg)
 		}
 		return
 	}
-	f.credits[l*f.nvc+int32(p.nextVC)] -= size
+	lk.credits[p.nextVC] -= size
 	p.vc = p.nextVC
 	p.hop++
-	f.schedule(now+f.lat[c], evHead, id, 0)
+	f.schedule(now+f.lat[c], evHead, id)
+}
+
+// txTime returns how long a packet of size bytes holds a link of class c;
+// all but a message's last packet take the class's txMTU, worked out once.
+func (f *PacketNet) txTime(c uint8, size int64) Duration {
+	return Duration(float64(size)*f.psPerByte[c] + 0.5)
 }
 
 // Stats returns the run's totals so far.

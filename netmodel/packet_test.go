@@ -243,3 +243,74 @@ func TestPacketDeliveryOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestPacketLinkState: a link's count of queued packets, which the fast
+// paths read instead of its queues, matches its queues after every step
+// of runs where packets wait (one-packet buffers on a torus and a Valiant
+// dragonfly, several channels, packets waiting at switches; an incast on a
+// star, where they wait at the nodes for credit), no buffer ever has
+// less than nothing free or more than its size, and at the end every
+// credit has come back to the channel it was taken from.
+func TestPacketLinkState(t *testing.T) {
+	torus := baseTopology(Torus)
+	torus.Dims, torus.Latency = []int{4, 4}, 100*Nanosecond
+	df := baseTopology(Dragonfly)
+	df.Groups, df.Routers, df.Hosts, df.GlobalLinks, df.Routing = 5, 2, 2, 2, "valiant"
+	for _, c := range []struct {
+		topo     Topology
+		nodes    int64
+		to       func(int64) int64
+		atSwitch bool // packets wait at switches, not only at nodes
+	}{
+		{torus, 16, func(a int64) int64 { return (a/4+2)%4*4 + (a%4+2)%4 }, true},
+		{df, 20, func(a int64) int64 { return (a + 7) % 20 }, true},
+		{starTopology(8), 7, func(int64) int64 { return 7 }, false},
+	} {
+		const buffer = 1024
+		p := packetPlatform(c.topo, 1024, buffer)
+		if err := p.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		f := NewPacketNet(p, 1)
+		for a := range c.nodes {
+			f.Send(0, a, c.to(a), 16*1024, int32(a))
+		}
+		delivered, waited := 0, false
+		for at, ok := f.Next(); ok; at, ok = f.Next() {
+			f.Step(at, func(int32) { delivered++ })
+			for l := range f.links {
+				lk := &f.links[l]
+				n := 0
+				for _, q := range f.queues[l*int(f.nvc) : (l+1)*int(f.nvc)] {
+					n += len(q.items) - int(q.head)
+				}
+				if int(lk.queued) != n {
+					t.Fatalf("%v at %v: link %d counts %d queued packets, its queues hold %d", c.topo.Kind, at, l, lk.queued, n)
+				}
+				waited = waited || n > 0 && (l >= int(f.hostLinks) || !c.atSwitch)
+				for v, free := range lk.credits[:f.nvc] {
+					if free < 0 || free > buffer {
+						t.Fatalf("%v at %v: link %d channel %d has %d bytes free of %d", c.topo.Kind, at, l, v, free, buffer)
+					}
+				}
+			}
+		}
+		if delivered != int(c.nodes) {
+			t.Errorf("%v: %d messages delivered, want %d", c.topo.Kind, delivered, c.nodes)
+		}
+		if !waited {
+			t.Errorf("%v: no packet waited at a switch; the run does not test the queues", c.topo.Kind)
+		}
+		for l := range f.links {
+			lk := &f.links[l]
+			for v, free := range lk.credits[:f.nvc] {
+				if free != buffer {
+					t.Errorf("%v: link %d channel %d ends with %d bytes free, want all %d back", c.topo.Kind, l, v, free, buffer)
+				}
+			}
+			if lk.queued != 0 || lk.woken {
+				t.Errorf("%v: link %d ends with %d queued, woken %v", c.topo.Kind, l, lk.queued, lk.woken)
+			}
+		}
+	}
+}

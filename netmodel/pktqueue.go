@@ -107,16 +107,6 @@ func (q *eventBuckets[E]) first() (Duration, bool) {
 	return q.heap[0].at, true
 }
 
-// drain calls handle with each event of the first bucket, including those
-// pushed to it while it runs, then frees it.
-func (q *eventBuckets[E]) drain(handle func(E)) {
-	b := q.heap[0].b
-	for i := 0; i < len(q.buckets[b]); i++ {
-		handle(q.buckets[b][i])
-	}
-	q.discard()
-}
-
 // front returns the first bucket's events, which stay valid until the
 // next push or remove.
 func (q *eventBuckets[E]) front() []E {
