@@ -104,21 +104,18 @@ type NetStats struct {
 type flowLink struct {
 	flows []int32 // the flows sharing the link now
 	bytes int64   // the bytes of every flow that started sharing it
-	// Progressive filling's state: the bandwidth not yet given out and the
-	// flows not yet fixed.
-	residual float64
-	unfixed  int32
-	key      float64 // the least key of its entries in the filling heap
 }
 
 // linkMark is the epoch in which a link was last in a refilled component
 // and how many flows share it now (its flows' length), so that a refill
 // need not read a link that one flow alone crosses: such a link is a cap
 // on that flow (see maxMin), and its bandwidth, by its class, is all the
-// filling needs of it.
+// filling needs of it. slot is, while the link's component is refilled,
+// where the filling keeps its state (see linkHeap), if flows share it.
 type linkMark struct {
 	epoch uint32
 	flows int32
+	slot  int32
 }
 
 type flow struct {
@@ -191,7 +188,6 @@ func NewFlowNet(p *Platform, seed uint64) *FlowNet {
 	if t.Kind == Dragonfly {
 		f.globalLinks = f.hostLinks + int32(t.Groups*t.Routers*t.Routers)
 	}
-	f.fill.links = f.links
 	return f
 }
 
@@ -497,7 +493,8 @@ func (f *FlowNet) refill(now Duration) {
 // component's links and flows are each read once before the filling.
 func (f *FlowNet) component(l int32, now Duration) {
 	f.compF, f.compL = f.compF[:0], f.compL[:0]
-	f.fill.items, f.caps.items = f.fill.items[:0], f.caps.items[:0]
+	f.fill.reset()
+	f.caps.reset()
 	windowed := f.params.TCPGamma > 0
 	f.join(l, f.links[l].flows[0])
 	for i := 0; i < len(f.compL); i++ {
@@ -519,7 +516,7 @@ func (f *FlowNet) component(l int32, now Duration) {
 			// wins ties (see maxMin).
 			if windowed {
 				if b := f.bound(fl); !math.IsInf(b, 1) {
-					f.caps.items = append(f.caps.items, flowCap{b, -1, id})
+					f.caps.push(flowCap{b, -1, id})
 				}
 			}
 			for _, l2 := range fl.route() {
@@ -542,12 +539,9 @@ func (f *FlowNet) join(l, id int32) {
 	switch m.flows {
 	case 0:
 	case 1:
-		f.caps.items = append(f.caps.items, flowCap{bw, l, id})
+		f.caps.push(flowCap{bw, l, id})
 	default:
-		lk := &f.links[l]
-		lk.residual, lk.unfixed = bw, m.flows
-		lk.key = bw / float64(m.flows)
-		f.fill.items = append(f.fill.items, linkEntry{lk.key, l})
+		m.slot = f.fill.add(l, bw, m.flows)
 	}
 }
 
@@ -572,20 +566,15 @@ func (f *FlowNet) maxMin() {
 	// order and at the same rates; the heap holds only the links that
 	// flows share, on a torus or a fat tree most of a route. Most caps
 	// are never reached (their flows are fixed first by a shared link), so
-	// they are heaped, not sorted.
+	// they are heaped only once one is (see capHeap).
 	f.fill.init()
-	f.caps.init()
 	fix := func(id int32, rate float64) {
 		fl := f.flow(id)
 		fl.rate, f.mark(id).fixed = rate, f.epoch
 		for _, l := range fl.route() {
-			if f.linkMark[l].flows == 1 {
-				continue // a cap, not in the heap
+			if m := &f.linkMark[l]; m.flows > 1 { // else a cap, not in the heap
+				f.fill.fix(l, m.slot, rate)
 			}
-			lk := &f.links[l]
-			lk.residual = max(lk.residual-rate, 0)
-			lk.unfixed--
-			f.fill.lower(l)
 		}
 	}
 	for {
@@ -593,9 +582,9 @@ func (f *FlowNet) maxMin() {
 		if !ok {
 			break
 		}
-		if c := f.caps.items; len(c) > 0 && c[0].before(top.share, top.link) {
-			if id := c[0].id; f.mark(id).fixed != f.epoch {
-				fix(id, c[0].rate)
+		if c, ok := f.caps.first(); ok && c.before(top.share, top.link) {
+			if id := c.id; f.mark(id).fixed != f.epoch {
+				fix(id, c.rate)
 			}
 			f.caps.pop()
 			continue

@@ -191,33 +191,39 @@ func TestFlowComponents(t *testing.T) {
 // flows: the heap must still hand out each link once, least share first,
 // with its share, and skip the one with nothing to fix.
 func TestLinkHeapShareDown(t *testing.T) {
-	links := make([]flowLink, 8)
-	h := linkHeap{links: links}
-	for i := range links {
-		links[i].residual, links[i].unfixed = float64(10+i), 1
-		links[i].key = links[i].residual
-		h.items = append(h.items, linkEntry{links[i].residual, int32(i)})
+	var h linkHeap
+	h.reset()
+	// Link i, in slot i, has 10+i to give out to its one flow; ids are
+	// offset so that a slot cannot pass for a link.
+	const base = 100
+	for i := range 8 {
+		if slot := h.add(base+int32(i), float64(10+i), 1); slot != int32(i) {
+			t.Fatalf("link %d in slot %d, want %d", base+i, slot, i)
+		}
 	}
 	h.init()
-	links[6].residual = 5 // a leaf: its share falls below every other
-	h.lower(6)
-	links[7].residual = 9
-	h.lower(7)
-	links[7].residual = 8 // and again
-	h.lower(7)
-	links[7].residual = 30 // then above every other: two stale entries
-	links[0].residual = 20 // the top: its share rises past every other
-	h.lower(0)
-	links[3].unfixed = 0
-	h.lower(3)
+	// set gives slot i residual r with two flows unfixed, and fixes one
+	// at 0: the share is r.
+	set := func(i int32, r float64) {
+		h.state[i].residual, h.state[i].unfixed = r, 2
+		h.fix(base+i, i, 0)
+	}
+	set(6, 5) // a leaf: its share falls below every other
+	set(7, 9)
+	set(7, 8)                // and again
+	h.state[7].residual = 30 // then above every other: two stale entries
+	set(0, 20)               // the top: its share rises past every other
+	h.state[3].unfixed = 2
+	h.fix(base+3, 3, 0) // one flow left: not lowered
+	h.state[3].unfixed = 0
 	want := []int32{6, 1, 2, 4, 5, 0, 7}
 	for i, w := range want {
 		top, ok := h.least()
-		if !ok || top.link != w || top.share != links[w].residual {
-			t.Fatalf("pop %d: link %d at %v (%v), want %d at %v (heap %v)", i, top.link, top.share, ok, w, links[w].residual, h.items)
+		if !ok || top.link != base+w || top.slot != w || top.share != h.state[w].residual {
+			t.Fatalf("pop %d: link %d (slot %d) at %v (%v), want %d at %v (heap %v)", i, top.link, top.slot, top.share, ok, base+w, h.state[w].residual, h.items)
 		}
 		h.take()
-		links[w].unfixed = 0 // its flows are fixed
+		h.state[w].unfixed = 0 // its flows are fixed
 	}
 	if top, ok := h.least(); ok {
 		t.Fatalf("after every link: %+v, want none", top)
@@ -400,5 +406,41 @@ func drainFlows(f *FlowNet) []int32 {
 			return done
 		}
 		f.Step(at, func(tok int32) { done = append(done, tok) })
+	}
+}
+
+// TestCapHeapOrder pushes caps, ties on rate and on link included, and
+// checks that first names the least before the heap is built and that
+// pops then hand them out in order of (rate, link, flow).
+func TestCapHeapOrder(t *testing.T) {
+	caps := []flowCap{{3, 7, 1}, {1, 9, 2}, {2, -1, 3}, {1, 4, 4}, {2, 5, 5}, {1, 4, 0}, {5, 1, 6}, {2, -1, 2}}
+	var h capHeap
+	h.reset()
+	for _, c := range caps {
+		h.push(c)
+	}
+	want := slices.Clone(caps)
+	slices.SortFunc(want, func(a, b flowCap) int {
+		if a.less(&b) {
+			return -1
+		}
+		return 1
+	})
+	if c, ok := h.first(); !ok || *c != want[0] {
+		t.Fatalf("first before any pop: %+v (%v), want %+v", c, ok, want[0])
+	}
+	for i, w := range want {
+		c, ok := h.first()
+		if !ok || *c != w {
+			t.Fatalf("cap %d: %+v (%v), want %+v", i, c, ok, w)
+		}
+		h.pop()
+	}
+	if c, ok := h.first(); ok {
+		t.Fatalf("after every cap: %+v, want none", c)
+	}
+	h.reset()
+	if _, ok := h.first(); ok {
+		t.Fatal("a reset heap has a cap")
 	}
 }
