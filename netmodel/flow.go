@@ -102,25 +102,35 @@ type NetStats struct {
 }
 
 type flowLink struct {
-	flows []int32 // the flows sharing the link now
-	bytes int64   // the bytes of every flow that started sharing it
+	// flows are the flows sharing the link now, if two or more do (one
+	// alone is its mark's aux).
+	flows []int32
+	bytes int64 // the bytes of every flow that started sharing it
 }
 
 // linkMark is the epoch in which a link was last in a refilled component
-// and how many flows share it now (its flows' length), so that a refill
-// need not read a link that one flow alone crosses: such a link is a cap
-// on that flow (see maxMin), and its bandwidth, by its class, is all the
-// filling needs of it. slot is, while the link's component is refilled,
-// where the filling keeps its state (see linkHeap), if flows share it.
+// and how many flows share it now, so that a refill need not read a link
+// that one flow alone crosses: such a link is a cap on that flow (see
+// maxMin), and its bandwidth, by its class, is all the filling needs of
+// it. aux is that one flow's id; for a link that flows share, it is,
+// while the link's component is refilled, where the filling keeps its
+// state (see linkHeap).
+//
+// A flow alone on a link is not in the link's flows: a lone flow, the
+// common case (most links of a halo's routes, and every link of an
+// allreduce's 8-byte flows), then starts and ends without touching a
+// list (nor, as it ends, the link), and a link's list is only ever
+// written when flows share it.
 type linkMark struct {
 	epoch uint32
 	flows int32
-	slot  int32
+	aux   int32
 }
 
 type flow struct {
 	// path is the route, the link ids from source to destination, then
-	// the flow's index in each of those links' flows while it shares them.
+	// the flow's index in each of those links' flows while it shares them
+	// with others (see linkMark).
 	path      []int32
 	remaining float64 // bytes not yet sent as of last
 	rate      float64 // bytes per picosecond
@@ -430,9 +440,20 @@ func (f *FlowNet) Step(now Duration, done func(token int32)) {
 			for i, l := range route {
 				lk := &f.links[l]
 				lk.bytes += n
-				pos[i] = int32(len(lk.flows))
-				lk.flows = append(lk.flows, id)
-				f.linkMark[l].flows++
+				m := &f.linkMark[l]
+				switch m.flows {
+				case 0:
+					m.aux = id
+				case 1: // the lone flow and this one share it now
+					lone := f.flow(m.aux)
+					lone.pos()[slices.Index(lone.route(), l)] = 0
+					lk.flows = append(lk.flows[:0], m.aux, id)
+					pos[i] = 1
+				default:
+					pos[i] = int32(len(lk.flows))
+					lk.flows = append(lk.flows, id)
+				}
+				m.flows++
 			}
 			// The flow now joins its links in one component: one of them
 			// names it for refill. (An end can split a component, so every
@@ -443,16 +464,25 @@ func (f *FlowNet) Step(now Duration, done func(token int32)) {
 		if fl.sharing() {
 			pos := fl.pos()
 			for i, l := range fl.route() {
-				lk := &f.links[l]
-				last := len(lk.flows) - 1
-				moved := lk.flows[last]
-				lk.flows[pos[i]] = moved
-				m := f.flow(moved)
-				m.pos()[slices.Index(m.route(), l)] = pos[i]
-				lk.flows = lk.flows[:last]
-				if f.linkMark[l].flows--; f.linkMark[l].flows > 0 {
-					f.changed = append(f.changed, l) // an empty link has nothing to refill
+				m := &f.linkMark[l]
+				m.flows--
+				switch m.flows {
+				case 0:
+					continue // an empty link has nothing to refill
+				case 1: // the other flow is alone on it now
+					lk := &f.links[l]
+					m.aux = lk.flows[1-pos[i]]
+					lk.flows = lk.flows[:0]
+				default:
+					lk := &f.links[l]
+					last := len(lk.flows) - 1
+					moved := lk.flows[last]
+					lk.flows[pos[i]] = moved
+					mf := f.flow(moved)
+					mf.pos()[slices.Index(mf.route(), l)] = pos[i]
+					lk.flows = lk.flows[:last]
 				}
+				f.changed = append(f.changed, l)
 			}
 		}
 		fl.last = -1
@@ -496,12 +526,14 @@ func (f *FlowNet) component(l int32, now Duration) {
 	f.fill.reset()
 	f.caps.reset()
 	windowed := f.params.TCPGamma > 0
-	f.join(l, f.links[l].flows[0])
+	var one [1]int32
+	f.join(l, f.flowsOn(l, &one)[0])
 	for i := 0; i < len(f.compL); i++ {
-		if l := f.compL[i]; f.linkMark[l].flows == 1 && i > 0 {
+		l := f.compL[i]
+		if f.linkMark[l].flows == 1 && i > 0 {
 			continue // its flow is the one that joined it: in already
 		}
-		for _, id := range f.links[f.compL[i]].flows {
+		for _, id := range f.flowsOn(l, &one) {
 			m := f.mark(id)
 			if m.mark == f.epoch {
 				continue
@@ -528,6 +560,16 @@ func (f *FlowNet) component(l int32, now Duration) {
 	}
 }
 
+// flowsOn returns the flows sharing link l now, in the link's order; a
+// lone flow in one.
+func (f *FlowNet) flowsOn(l int32, one *[1]int32) []int32 {
+	if m := &f.linkMark[l]; m.flows == 1 {
+		one[0] = m.aux
+		return one[:]
+	}
+	return f.links[l].flows
+}
+
 // join adds link l, which flow id crosses, to the component: its whole
 // bandwidth to give out, and a cap or a place in the filling heap (see
 // maxMin). A cap's flow is id, so the link's flows need not be read.
@@ -541,7 +583,7 @@ func (f *FlowNet) join(l, id int32) {
 	case 1:
 		f.caps.push(flowCap{bw, l, id})
 	default:
-		m.slot = f.fill.add(l, bw, m.flows)
+		m.aux = f.fill.add(l, bw, m.flows)
 	}
 }
 
@@ -573,7 +615,7 @@ func (f *FlowNet) maxMin() {
 		fl.rate, f.mark(id).fixed = rate, f.epoch
 		for _, l := range fl.route() {
 			if m := &f.linkMark[l]; m.flows > 1 { // else a cap, not in the heap
-				f.fill.fix(l, m.slot, rate)
+				f.fill.fix(l, m.aux, rate)
 			}
 		}
 	}

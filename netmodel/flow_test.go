@@ -265,6 +265,7 @@ func TestFlowRatesMatchFilling(t *testing.T) {
 				}
 				f.Step(next, func(int32) {})
 				steps++
+				checkLinkFlows(t, f)
 				want := fillRates(f)
 				for id, r := range want {
 					if got := f.flow(id).rate; got != r {
@@ -275,6 +276,33 @@ func TestFlowRatesMatchFilling(t *testing.T) {
 			if st := f.Stats(); st.Messages != 500 || st.Refilled < 10*st.Refills {
 				t.Fatalf("%v: %d sent, stats %+v", topo.Kind, sent, f.Stats())
 			}
+		}
+	}
+}
+
+// checkLinkFlows checks that every link knows the flows sharing it now:
+// its mark counts them, and holds a lone one; two or more are in its list,
+// each at the place its path gives.
+func checkLinkFlows(t *testing.T, f *FlowNet) {
+	t.Helper()
+	count := make([]int32, len(f.links))
+	for id := range f.nflows {
+		fl := f.flow(id)
+		if !fl.sharing() {
+			continue
+		}
+		for i, l := range fl.route() {
+			count[l]++
+			m, on, p := f.linkMark[l], f.links[l].flows, fl.pos()[i]
+			if m.flows == 1 && m.aux != id || m.flows > 1 && (int(p) >= len(on) || on[p] != id) {
+				t.Fatalf("link %d (mark %+v, flows %v) does not hold flow %d at %d", l, m, on, id, p)
+			}
+		}
+	}
+	for l := range f.links {
+		m, n := f.linkMark[l], len(f.links[l].flows)
+		if m.flows != count[l] || m.flows < 2 && n != 0 || m.flows >= 2 && n != int(m.flows) {
+			t.Fatalf("link %d: mark %+v and %d flows listed, %d flows on it", l, m, n, count[l])
 		}
 	}
 }
@@ -291,8 +319,10 @@ func fillRates(f *FlowNet) map[int32]float64 {
 	rate := map[int32]float64{}
 	var flows []int32
 	for l := range f.links {
-		residual[l], unfixed[l] = f.bw[f.class(int32(l))], len(f.links[l].flows)
-		for _, id := range f.links[l].flows {
+		var one [1]int32
+		on := f.flowsOn(int32(l), &one)
+		residual[l], unfixed[l] = f.bw[f.class(int32(l))], len(on)
+		for _, id := range on {
 			if _, ok := rate[id]; !ok {
 				rate[id] = -1
 				flows = append(flows, id)
@@ -324,7 +354,8 @@ func fillRates(f *FlowNet) map[int32]float64 {
 			left--
 			continue
 		}
-		for _, id := range f.links[best].flows {
+		var one [1]int32
+		for _, id := range f.flowsOn(int32(best), &one) {
 			if rate[id] < 0 {
 				fix(id, share)
 				left--
