@@ -37,10 +37,16 @@ type FlowNet struct {
 	// Links below hostLinks are nodes' own; those from globalLinks on join
 	// a dragonfly's groups (see Topology.linkClass).
 	hostLinks, globalLinks int32
-	links                  []flowLink
-	flows                  []*flowChunkOf
-	nflows                 int32
-	free                   []int32
+	// bytes is the bytes that crossed each link; lists are the lists of
+	// flows of the links that flows share now (see linkMark), and
+	// freeLists the places in lists of those free, which keep their room
+	// for reuse.
+	bytes     []int64
+	lists     [][]int32
+	freeLists []int32
+	flows     []*flowChunkOf
+	nflows    int32
+	free      []int32
 	// pending holds the id of each flow in flight at the time it starts
 	// sharing or ends, as many do at one picosecond in an SPMD program
 	// (see schedule).
@@ -51,10 +57,10 @@ type FlowNet struct {
 	seq     uint32    // orders flows that start at the same time (see renumber)
 
 	epoch uint32 // marks a component's links and flows while it is refilled
-	// The marks, by link and by flow id (in the flows' chunks), apart
-	// from the links and flows: the walk and the filling test them for
-	// every flow on a link, and these small arrays stay in cache where the
-	// structures would not.
+	// The marks, by link (the links' state: see linkMark) and by flow id
+	// (in the flows' chunks), apart from the flows: the walk and the
+	// filling test them for every flow on a link, and these small arrays
+	// stay in cache where the flows would not.
 	linkMark []linkMark
 	changed  []int32 // links whose flows changed at the current instant
 	compF    []int32 // scratch: the component's flows and links
@@ -101,35 +107,33 @@ type NetStats struct {
 	Refilled int64 // flow: flows whose rates were recomputed, summed over the refills
 }
 
-type flowLink struct {
-	// flows are the flows sharing the link now, if two or more do (one
-	// alone is its mark's aux).
-	flows []int32
-	bytes int64 // the bytes of every flow that started sharing it
-}
-
-// linkMark is the epoch in which a link was last in a refilled component
-// and how many flows share it now, so that a refill need not read a link
-// that one flow alone crosses: such a link is a cap on that flow (see
-// maxMin), and its bandwidth, by its class, is all the filling needs of
-// it. aux is that one flow's id; for a link that flows share, it is,
-// while the link's component is refilled, where the filling keeps its
-// state (see linkHeap).
+// linkMark is a link's state: the epoch in which it was last in a
+// refilled component, how many flows share it now, and which: aux is the
+// id of a flow alone on it, and for a link that two or more flows share,
+// the place of its list of them in FlowNet.lists. slot is, while the
+// link's component is refilled and flows share it, where the filling
+// keeps its state (see linkHeap). A link that one flow alone crosses is a
+// cap on that flow (see maxMin), and its bandwidth, by its class, is all
+// the filling needs of it.
 //
-// A flow alone on a link is not in the link's flows: a lone flow, the
-// common case (most links of a halo's routes, and every link of an
-// allreduce's 8-byte flows), then starts and ends without touching a
-// list (nor, as it ends, the link), and a link's list is only ever
-// written when flows share it.
+// A lone flow, the common case (most links of a halo's routes, and every
+// link of its allreduce's 8-byte flows), so starts and ends without
+// touching a list; and lists, with their room, belong to the links that
+// flows share now, not to every link that flows ever shared (nearly every
+// link of the benchmark's torus, once its allreduce has run). The marks
+// are an array of their own, apart from the links' bytes, as the walk and
+// the filling test them for every flow on a link: 16 bytes a link, they
+// stay in cache.
 type linkMark struct {
 	epoch uint32
 	flows int32
 	aux   int32
+	slot  int32
 }
 
 type flow struct {
 	// path is the route, the link ids from source to destination, then
-	// the flow's index in each of those links' flows while it shares them
+	// the flow's index in each of those links' lists while it shares them
 	// with others (see linkMark).
 	path      []int32
 	remaining float64 // bytes not yet sent as of last
@@ -191,7 +195,7 @@ func NewFlowNet(p *Platform, seed uint64) *FlowNet {
 	perPs := func(bw float64) float64 { return bw * p.Flow.BandwidthFactor / float64(Second) }
 	f.bw = []float64{perPs(t.HostBandwidth), perPs(t.Bandwidth), perPs(t.GlobalBandwidth)}
 	f.lat = []Duration{t.HostLatency, t.Latency, t.GlobalLatency}
-	f.links = make([]flowLink, t.LinkCount())
+	f.bytes = make([]int64, t.LinkCount())
 	f.linkMark = make([]linkMark, t.LinkCount())
 	f.hostLinks = int32(2 * t.NodeCount())
 	f.globalLinks = int32(t.LinkCount())
@@ -438,8 +442,7 @@ func (f *FlowNet) Step(now Duration, done func(token int32)) {
 			n := int64(fl.remaining)
 			route := fl.route()
 			for i, l := range route {
-				lk := &f.links[l]
-				lk.bytes += n
+				f.bytes[l] += n
 				m := &f.linkMark[l]
 				switch m.flows {
 				case 0:
@@ -447,11 +450,13 @@ func (f *FlowNet) Step(now Duration, done func(token int32)) {
 				case 1: // the lone flow and this one share it now
 					lone := f.flow(m.aux)
 					lone.pos()[slices.Index(lone.route(), l)] = 0
-					lk.flows = append(lk.flows[:0], m.aux, id)
+					k := f.newList()
+					f.lists[k] = append(f.lists[k], m.aux, id)
+					m.aux = k
 					pos[i] = 1
 				default:
-					pos[i] = int32(len(lk.flows))
-					lk.flows = append(lk.flows, id)
+					pos[i] = int32(len(f.lists[m.aux]))
+					f.lists[m.aux] = append(f.lists[m.aux], id)
 				}
 				m.flows++
 			}
@@ -470,17 +475,18 @@ func (f *FlowNet) Step(now Duration, done func(token int32)) {
 				case 0:
 					continue // an empty link has nothing to refill
 				case 1: // the other flow is alone on it now
-					lk := &f.links[l]
-					m.aux = lk.flows[1-pos[i]]
-					lk.flows = lk.flows[:0]
+					k := m.aux
+					m.aux = f.lists[k][1-pos[i]]
+					f.lists[k] = f.lists[k][:0]
+					f.freeLists = append(f.freeLists, k)
 				default:
-					lk := &f.links[l]
-					last := len(lk.flows) - 1
-					moved := lk.flows[last]
-					lk.flows[pos[i]] = moved
+					list := f.lists[m.aux]
+					last := len(list) - 1
+					moved := list[last]
+					list[pos[i]] = moved
 					mf := f.flow(moved)
 					mf.pos()[slices.Index(mf.route(), l)] = pos[i]
-					lk.flows = lk.flows[:last]
+					f.lists[m.aux] = list[:last]
 				}
 				f.changed = append(f.changed, l)
 			}
@@ -563,16 +569,32 @@ func (f *FlowNet) component(l int32, now Duration) {
 // flowsOn returns the flows sharing link l now, in the link's order; a
 // lone flow in one.
 func (f *FlowNet) flowsOn(l int32, one *[1]int32) []int32 {
-	if m := &f.linkMark[l]; m.flows == 1 {
+	switch m := &f.linkMark[l]; m.flows {
+	case 0:
+		return nil
+	case 1:
 		one[0] = m.aux
 		return one[:]
+	default:
+		return f.lists[m.aux]
 	}
-	return f.links[l].flows
+}
+
+// newList returns the place of an empty list for a link that flows share
+// now: a free one, with its room, if there is one.
+func (f *FlowNet) newList() int32 {
+	if n := len(f.freeLists); n > 0 {
+		k := f.freeLists[n-1]
+		f.freeLists = f.freeLists[:n-1]
+		return k
+	}
+	f.lists = append(f.lists, nil)
+	return int32(len(f.lists) - 1)
 }
 
 // join adds link l, which flow id crosses, to the component: its whole
 // bandwidth to give out, and a cap or a place in the filling heap (see
-// maxMin). A cap's flow is id, so the link's flows need not be read.
+// maxMin). A cap's flow is id, so the link's list need not be read.
 func (f *FlowNet) join(l, id int32) {
 	m := &f.linkMark[l]
 	m.epoch = f.epoch
@@ -583,7 +605,7 @@ func (f *FlowNet) join(l, id int32) {
 	case 1:
 		f.caps.push(flowCap{bw, l, id})
 	default:
-		m.aux = f.fill.add(l, bw, m.flows)
+		m.slot = f.fill.add(l, bw, m.flows)
 	}
 }
 
@@ -615,7 +637,7 @@ func (f *FlowNet) maxMin() {
 		fl.rate, f.mark(id).fixed = rate, f.epoch
 		for _, l := range fl.route() {
 			if m := &f.linkMark[l]; m.flows > 1 { // else a cap, not in the heap
-				f.fill.fix(l, m.aux, rate)
+				f.fill.fix(l, m.slot, rate)
 			}
 		}
 	}
@@ -632,7 +654,7 @@ func (f *FlowNet) maxMin() {
 			continue
 		}
 		f.fill.take()
-		for _, id := range f.links[top.link].flows {
+		for _, id := range f.lists[f.linkMark[top.link].aux] {
 			if f.mark(id).fixed != f.epoch {
 				fix(id, top.share)
 			}
@@ -672,9 +694,5 @@ func (f *FlowNet) Stats() NetStats { return f.stats }
 // LinkBytes returns the bytes that crossed each link so far, by link id:
 // a flow counts whole from when it starts sharing its links.
 func (f *FlowNet) LinkBytes() []int64 {
-	out := make([]int64, len(f.links))
-	for i := range f.links {
-		out[i] = f.links[i].bytes
-	}
-	return out
+	return slices.Clone(f.bytes)
 }

@@ -281,11 +281,12 @@ func TestFlowRatesMatchFilling(t *testing.T) {
 }
 
 // checkLinkFlows checks that every link knows the flows sharing it now:
-// its mark counts them, and holds a lone one; two or more are in its list,
-// each at the place its path gives.
+// its mark counts them, and holds a lone one; two or more are in a list
+// of its own, each at the place its path gives; every other list is free
+// and empty.
 func checkLinkFlows(t *testing.T, f *FlowNet) {
 	t.Helper()
-	count := make([]int32, len(f.links))
+	count := make([]int32, len(f.linkMark))
 	for id := range f.nflows {
 		fl := f.flow(id)
 		if !fl.sharing() {
@@ -293,16 +294,33 @@ func checkLinkFlows(t *testing.T, f *FlowNet) {
 		}
 		for i, l := range fl.route() {
 			count[l]++
-			m, on, p := f.linkMark[l], f.links[l].flows, fl.pos()[i]
-			if m.flows == 1 && m.aux != id || m.flows > 1 && (int(p) >= len(on) || on[p] != id) {
+			var one [1]int32
+			m, on, p := f.linkMark[l], f.flowsOn(l, &one), fl.pos()[i]
+			if m.flows == 1 && on[0] != id || m.flows > 1 && (int(p) >= len(on) || on[p] != id) {
 				t.Fatalf("link %d (mark %+v, flows %v) does not hold flow %d at %d", l, m, on, id, p)
 			}
 		}
 	}
-	for l := range f.links {
-		m, n := f.linkMark[l], len(f.links[l].flows)
-		if m.flows != count[l] || m.flows < 2 && n != 0 || m.flows >= 2 && n != int(m.flows) {
+	owner := make([]int, len(f.lists))
+	for l, m := range f.linkMark {
+		var one [1]int32
+		if n := len(f.flowsOn(int32(l), &one)); m.flows != count[l] || n != int(m.flows) {
 			t.Fatalf("link %d: mark %+v and %d flows listed, %d flows on it", l, m, n, count[l])
+		}
+		if m.flows > 1 {
+			if owner[m.aux]++; owner[m.aux] > 1 {
+				t.Fatalf("link %d: list %d is another link's too", l, m.aux)
+			}
+		}
+	}
+	for _, k := range f.freeLists {
+		if owner[k]++; owner[k] > 1 || len(f.lists[k]) > 0 {
+			t.Fatalf("free list %d is in use: %v", k, f.lists[k])
+		}
+	}
+	for k, n := range owner {
+		if n == 0 {
+			t.Fatalf("list %d is neither a link's nor free", k)
 		}
 	}
 }
@@ -314,11 +332,11 @@ func checkLinkFlows(t *testing.T, f *FlowNet) {
 // that share, unless the least window bound (the lower flow id on a tie)
 // is at or below it, which fixes that flow at its bound.
 func fillRates(f *FlowNet) map[int32]float64 {
-	residual := make([]float64, len(f.links))
-	unfixed := make([]int, len(f.links))
+	residual := make([]float64, len(f.linkMark))
+	unfixed := make([]int, len(f.linkMark))
 	rate := map[int32]float64{}
 	var flows []int32
-	for l := range f.links {
+	for l := range f.linkMark {
 		var one [1]int32
 		on := f.flowsOn(int32(l), &one)
 		residual[l], unfixed[l] = f.bw[f.class(int32(l))], len(on)
