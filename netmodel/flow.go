@@ -91,7 +91,9 @@ type Network interface {
 	Step(now Duration, done func(token int32))
 	// Stats returns the run's totals so far.
 	Stats() NetStats
-	// LinkBytes returns the bytes that crossed each link so far, by link id.
+	// LinkBytes returns the bytes that crossed each link so far, by link
+	// id. The slice may be the model's own: the caller reads it, and only
+	// until the model next changes.
 	LinkBytes() []int64
 }
 
@@ -692,7 +694,8 @@ func (f *FlowNet) bound(fl *flow) float64 {
 func (f *FlowNet) Stats() NetStats { return f.stats }
 
 // LinkBytes returns the bytes that crossed each link so far, by link id:
-// a flow counts whole from when it starts sharing its links.
-func (f *FlowNet) LinkBytes() []int64 {
-	return slices.Clone(f.bytes)
-}
+// a flow counts whole from when it starts sharing its links. The slice is
+// the model's own (see Network): a copy, 8 bytes a link, would add to the
+// run's memory as its results are gathered, which in the benchmark's halo
+// is when it is largest.
+func (f *FlowNet) LinkBytes() []int64 { return f.bytes }
