@@ -222,7 +222,14 @@ func (f *FlowNet) Latency(a, b int64) Duration {
 	return f.routeLatency(route)
 }
 
+// routeLatency returns route's latency, the latency factor applied. Off a
+// dragonfly a route is two host links and the rest between switches (see
+// Topology.routeLatency), so its length is all that is needed: every
+// message's flow asks.
 func (f *FlowNet) routeLatency(route []int32) Duration {
+	if f.topo.Kind != Dragonfly {
+		return f.factored(2*f.lat[hostLink] + Duration(len(route)-2)*f.lat[localLink])
+	}
 	var sum Duration
 	for _, l := range route {
 		sum += f.lat[f.class(l)]

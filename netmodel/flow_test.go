@@ -493,3 +493,52 @@ func TestCapHeapOrder(t *testing.T) {
 		t.Fatal("a reset heap has a cap")
 	}
 }
+
+// TestFlowRouteLatency checks the flow model's route latency, worked out
+// from a route's length off a dragonfly, against the sum of its links'
+// latencies times the latency factor, on every route of a star, tori, fat
+// trees and dragonflies whose link classes have latencies of their own.
+func TestFlowRouteLatency(t *testing.T) {
+	var topos []Topology
+	star := baseTopology(Star)
+	star.Nodes = 5
+	topos = append(topos, star)
+	for _, dims := range [][]int{{4, 4, 4}, {5, 2, 3}} {
+		tor := baseTopology(Torus)
+		tor.Dims = dims
+		topos = append(topos, tor)
+	}
+	ft := baseTopology(FatTree)
+	ft.K, ft.N = 4, 3
+	topos = append(topos, ft)
+	for _, routing := range []string{"minimal", "valiant"} {
+		df := baseTopology(Dragonfly)
+		df.Routing = routing
+		df.Groups, df.Routers, df.Hosts, df.GlobalLinks = 5, 2, 2, 2
+		topos = append(topos, df)
+	}
+	for _, topo := range topos {
+		topo.HostLatency, topo.Latency, topo.GlobalLatency = 350, 100, 1000
+		p := flowPlatform(topo, FlowParams{LatencyFactor: 1.37, BandwidthFactor: 1})
+		if err := p.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		f := NewFlowNet(p, 1)
+		n := topo.NodeCount()
+		for src := range n {
+			for dst := range n {
+				if src == dst {
+					continue
+				}
+				route := topo.Route(src, dst, f.hash(src, dst), nil)
+				var sum Duration
+				for _, l := range route {
+					sum += topo.LinkLatency(l)
+				}
+				if got, want := f.routeLatency(route), Duration(math.Round(float64(sum)*1.37)); got != want {
+					t.Fatalf("%v: route %d -> %d = %v: latency %v, want %v", topo.Kind, src, dst, route, got, want)
+				}
+			}
+		}
+	}
+}
