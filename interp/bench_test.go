@@ -162,7 +162,10 @@ func BenchmarkHalo3DTenMillion(b *testing.B) {
 // (packet-torus-1MiB), reporting simulated messages (the program's and the
 // collectives') per second of wall time and per second of the process's
 // CPU time (where the system gives it: a shared machine's load moves wall
-// times far more), and the peak heap per task, so that the models compare
+// times far more), and the peak heap per task, both as the timed runs
+// held it under parley run's collector (peak-heap-bytes/task, which moves
+// with where collections fall) and as one more run held it live
+// (peak-live-bytes/task: see peakLive), so that the models compare
 // in one run (a fat tree is far slower: see docs/networks.md); the packet
 // model adds packet-hops (links between routers crossed) and packet-links
 // (every link crossed, the node's two included) per second of each:
@@ -198,17 +201,17 @@ func BenchmarkNetworkModels(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
+			var edit func(string) string
+			if c.face != "" {
+				edit = func(src string) string {
+					return strings.Replace(src, "LET face BE n * n * 8", "LET face BE "+c.face, 1)
+				}
+			}
 			var msgs int64
 			var hops, links float64
 			var cpu time.Duration
 			peak := peakHeap(b, func() {
 				c0, _ := processCPU()
-				var edit func(string) string
-				if c.face != "" {
-					edit = func(src string) string {
-						return strings.Replace(src, "LET face BE n * n * 8", "LET face BE "+c.face, 1)
-					}
-				}
 				res := halo3dPlat(b, plat, 16, 2, edit)
 				c1, _ := processCPU()
 				cpu += c1 - c0
@@ -232,6 +235,8 @@ func BenchmarkNetworkModels(b *testing.B) {
 				}
 			}
 			b.ReportMetric(float64(peak)/4096, "peak-heap-bytes/task")
+			live := peakLive(func() { halo3dPlat(b, plat, 16, 2, edit) })
+			b.ReportMetric(float64(live)/4096, "peak-live-bytes/task")
 		})
 	}
 }

@@ -37,10 +37,16 @@ type FlowNet struct {
 	// Links below hostLinks are nodes' own; those from globalLinks on join
 	// a dragonfly's groups (see Topology.linkClass).
 	hostLinks, globalLinks int32
-	links                  []flowLink
-	flows                  []*flowChunkOf
-	nflows                 int32
-	free                   []int32
+	// bytes is the bytes that crossed each link; lists are the lists of
+	// flows of the links that flows share now (see linkMark), and
+	// freeLists the places in lists of those free, which keep their room
+	// for reuse.
+	bytes     []int64
+	lists     [][]int32
+	freeLists []int32
+	flows     []*flowChunkOf
+	nflows    int32
+	free      []int32
 	// pending holds the id of each flow in flight at the time it starts
 	// sharing or ends, as many do at one picosecond in an SPMD program
 	// (see schedule).
@@ -51,10 +57,10 @@ type FlowNet struct {
 	seq     uint32    // orders flows that start at the same time (see renumber)
 
 	epoch uint32 // marks a component's links and flows while it is refilled
-	// The marks, by link and by flow id (in the flows' chunks), apart
-	// from the links and flows: the walk and the filling test them for
-	// every flow on a link, and these small arrays stay in cache where the
-	// structures would not.
+	// The marks, by link (the links' state: see linkMark) and by flow id
+	// (in the flows' chunks), apart from the flows: the walk and the
+	// filling test them for every flow on a link, and these small arrays
+	// stay in cache where the flows would not.
 	linkMark []linkMark
 	changed  []int32 // links whose flows changed at the current instant
 	compF    []int32 // scratch: the component's flows and links
@@ -85,7 +91,9 @@ type Network interface {
 	Step(now Duration, done func(token int32))
 	// Stats returns the run's totals so far.
 	Stats() NetStats
-	// LinkBytes returns the bytes that crossed each link so far, by link id.
+	// LinkBytes returns the bytes that crossed each link so far, by link
+	// id. The slice may be the model's own: the caller reads it, and only
+	// until the model next changes.
 	LinkBytes() []int64
 }
 
@@ -101,29 +109,34 @@ type NetStats struct {
 	Refilled int64 // flow: flows whose rates were recomputed, summed over the refills
 }
 
-type flowLink struct {
-	flows []int32 // the flows sharing the link now
-	bytes int64   // the bytes of every flow that started sharing it
-	// Progressive filling's state: the bandwidth not yet given out and the
-	// flows not yet fixed.
-	residual float64
-	unfixed  int32
-	key      float64 // the least key of its entries in the filling heap
-}
-
-// linkMark is the epoch in which a link was last in a refilled component
-// and how many flows share it now (its flows' length), so that a refill
-// need not read a link that one flow alone crosses: such a link is a cap
-// on that flow (see maxMin), and its bandwidth, by its class, is all the
-// filling needs of it.
+// linkMark is a link's state: the epoch in which it was last in a
+// refilled component, how many flows share it now, and which: aux is the
+// id of a flow alone on it, and for a link that two or more flows share,
+// the place of its list of them in FlowNet.lists. slot is, while the
+// link's component is refilled and flows share it, where the filling
+// keeps its state (see linkHeap). A link that one flow alone crosses is a
+// cap on that flow (see maxMin), and its bandwidth, by its class, is all
+// the filling needs of it.
+//
+// A lone flow, the common case (most links of a halo's routes, and every
+// link of its allreduce's 8-byte flows), so starts and ends without
+// touching a list; and lists, with their room, belong to the links that
+// flows share now, not to every link that flows ever shared (nearly every
+// link of the benchmark's torus, once its allreduce has run). The marks
+// are an array of their own, apart from the links' bytes, as the walk and
+// the filling test them for every flow on a link: 16 bytes a link, they
+// stay in cache.
 type linkMark struct {
 	epoch uint32
 	flows int32
+	aux   int32
+	slot  int32
 }
 
 type flow struct {
 	// path is the route, the link ids from source to destination, then
-	// the flow's index in each of those links' flows while it shares them.
+	// the flow's index in each of those links' lists while it shares them
+	// with others (see linkMark).
 	path      []int32
 	remaining float64 // bytes not yet sent as of last
 	rate      float64 // bytes per picosecond
@@ -184,14 +197,13 @@ func NewFlowNet(p *Platform, seed uint64) *FlowNet {
 	perPs := func(bw float64) float64 { return bw * p.Flow.BandwidthFactor / float64(Second) }
 	f.bw = []float64{perPs(t.HostBandwidth), perPs(t.Bandwidth), perPs(t.GlobalBandwidth)}
 	f.lat = []Duration{t.HostLatency, t.Latency, t.GlobalLatency}
-	f.links = make([]flowLink, t.LinkCount())
+	f.bytes = make([]int64, t.LinkCount())
 	f.linkMark = make([]linkMark, t.LinkCount())
 	f.hostLinks = int32(2 * t.NodeCount())
 	f.globalLinks = int32(t.LinkCount())
 	if t.Kind == Dragonfly {
 		f.globalLinks = f.hostLinks + int32(t.Groups*t.Routers*t.Routers)
 	}
-	f.fill.links = f.links
 	return f
 }
 
@@ -210,7 +222,14 @@ func (f *FlowNet) Latency(a, b int64) Duration {
 	return f.routeLatency(route)
 }
 
+// routeLatency returns route's latency, the latency factor applied. Off a
+// dragonfly a route is two host links and the rest between switches (see
+// Topology.routeLatency), so its length is all that is needed: every
+// message's flow asks.
 func (f *FlowNet) routeLatency(route []int32) Duration {
+	if f.topo.Kind != Dragonfly {
+		return f.factored(2*f.lat[hostLink] + Duration(len(route)-2)*f.lat[localLink])
+	}
 	var sum Duration
 	for _, l := range route {
 		sum += f.lat[f.class(l)]
@@ -432,11 +451,23 @@ func (f *FlowNet) Step(now Duration, done func(token int32)) {
 			n := int64(fl.remaining)
 			route := fl.route()
 			for i, l := range route {
-				lk := &f.links[l]
-				lk.bytes += n
-				pos[i] = int32(len(lk.flows))
-				lk.flows = append(lk.flows, id)
-				f.linkMark[l].flows++
+				f.bytes[l] += n
+				m := &f.linkMark[l]
+				switch m.flows {
+				case 0:
+					m.aux = id
+				case 1: // the lone flow and this one share it now
+					lone := f.flow(m.aux)
+					lone.pos()[slices.Index(lone.route(), l)] = 0
+					k := f.newList()
+					f.lists[k] = append(f.lists[k], m.aux, id)
+					m.aux = k
+					pos[i] = 1
+				default:
+					pos[i] = int32(len(f.lists[m.aux]))
+					f.lists[m.aux] = append(f.lists[m.aux], id)
+				}
+				m.flows++
 			}
 			// The flow now joins its links in one component: one of them
 			// names it for refill. (An end can split a component, so every
@@ -447,16 +478,26 @@ func (f *FlowNet) Step(now Duration, done func(token int32)) {
 		if fl.sharing() {
 			pos := fl.pos()
 			for i, l := range fl.route() {
-				lk := &f.links[l]
-				last := len(lk.flows) - 1
-				moved := lk.flows[last]
-				lk.flows[pos[i]] = moved
-				m := f.flow(moved)
-				m.pos()[slices.Index(m.route(), l)] = pos[i]
-				lk.flows = lk.flows[:last]
-				if f.linkMark[l].flows--; f.linkMark[l].flows > 0 {
-					f.changed = append(f.changed, l) // an empty link has nothing to refill
+				m := &f.linkMark[l]
+				m.flows--
+				switch m.flows {
+				case 0:
+					continue // an empty link has nothing to refill
+				case 1: // the other flow is alone on it now
+					k := m.aux
+					m.aux = f.lists[k][1-pos[i]]
+					f.lists[k] = f.lists[k][:0]
+					f.freeLists = append(f.freeLists, k)
+				default:
+					list := f.lists[m.aux]
+					last := len(list) - 1
+					moved := list[last]
+					list[pos[i]] = moved
+					mf := f.flow(moved)
+					mf.pos()[slices.Index(mf.route(), l)] = pos[i]
+					f.lists[m.aux] = list[:last]
 				}
+				f.changed = append(f.changed, l)
 			}
 		}
 		fl.last = -1
@@ -497,14 +538,17 @@ func (f *FlowNet) refill(now Duration) {
 // component's links and flows are each read once before the filling.
 func (f *FlowNet) component(l int32, now Duration) {
 	f.compF, f.compL = f.compF[:0], f.compL[:0]
-	f.fill.items, f.caps.items = f.fill.items[:0], f.caps.items[:0]
+	f.fill.reset()
+	f.caps.reset()
 	windowed := f.params.TCPGamma > 0
-	f.join(l, f.links[l].flows[0])
+	var one [1]int32
+	f.join(l, f.flowsOn(l, &one)[0])
 	for i := 0; i < len(f.compL); i++ {
-		if l := f.compL[i]; f.linkMark[l].flows == 1 && i > 0 {
+		l := f.compL[i]
+		if f.linkMark[l].flows == 1 && i > 0 {
 			continue // its flow is the one that joined it: in already
 		}
-		for _, id := range f.links[f.compL[i]].flows {
+		for _, id := range f.flowsOn(l, &one) {
 			m := f.mark(id)
 			if m.mark == f.epoch {
 				continue
@@ -519,7 +563,7 @@ func (f *FlowNet) component(l int32, now Duration) {
 			// wins ties (see maxMin).
 			if windowed {
 				if b := f.bound(fl); !math.IsInf(b, 1) {
-					f.caps.items = append(f.caps.items, flowCap{b, -1, id})
+					f.caps.push(flowCap{b, -1, id})
 				}
 			}
 			for _, l2 := range fl.route() {
@@ -531,9 +575,35 @@ func (f *FlowNet) component(l int32, now Duration) {
 	}
 }
 
+// flowsOn returns the flows sharing link l now, in the link's order; a
+// lone flow in one.
+func (f *FlowNet) flowsOn(l int32, one *[1]int32) []int32 {
+	switch m := &f.linkMark[l]; m.flows {
+	case 0:
+		return nil
+	case 1:
+		one[0] = m.aux
+		return one[:]
+	default:
+		return f.lists[m.aux]
+	}
+}
+
+// newList returns the place of an empty list for a link that flows share
+// now: a free one, with its room, if there is one.
+func (f *FlowNet) newList() int32 {
+	if n := len(f.freeLists); n > 0 {
+		k := f.freeLists[n-1]
+		f.freeLists = f.freeLists[:n-1]
+		return k
+	}
+	f.lists = append(f.lists, nil)
+	return int32(len(f.lists) - 1)
+}
+
 // join adds link l, which flow id crosses, to the component: its whole
 // bandwidth to give out, and a cap or a place in the filling heap (see
-// maxMin). A cap's flow is id, so the link's flows need not be read.
+// maxMin). A cap's flow is id, so the link's list need not be read.
 func (f *FlowNet) join(l, id int32) {
 	m := &f.linkMark[l]
 	m.epoch = f.epoch
@@ -542,12 +612,9 @@ func (f *FlowNet) join(l, id int32) {
 	switch m.flows {
 	case 0:
 	case 1:
-		f.caps.items = append(f.caps.items, flowCap{bw, l, id})
+		f.caps.push(flowCap{bw, l, id})
 	default:
-		lk := &f.links[l]
-		lk.residual, lk.unfixed = bw, m.flows
-		lk.key = bw / float64(m.flows)
-		f.fill.items = append(f.fill.items, linkEntry{lk.key, l})
+		m.slot = f.fill.add(l, bw, m.flows)
 	}
 }
 
@@ -572,20 +639,15 @@ func (f *FlowNet) maxMin() {
 	// order and at the same rates; the heap holds only the links that
 	// flows share, on a torus or a fat tree most of a route. Most caps
 	// are never reached (their flows are fixed first by a shared link), so
-	// they are heaped, not sorted.
+	// they are heaped only once one is (see capHeap).
 	f.fill.init()
-	f.caps.init()
 	fix := func(id int32, rate float64) {
 		fl := f.flow(id)
 		fl.rate, f.mark(id).fixed = rate, f.epoch
 		for _, l := range fl.route() {
-			if f.linkMark[l].flows == 1 {
-				continue // a cap, not in the heap
+			if m := &f.linkMark[l]; m.flows > 1 { // else a cap, not in the heap
+				f.fill.fix(l, m.slot, rate)
 			}
-			lk := &f.links[l]
-			lk.residual = max(lk.residual-rate, 0)
-			lk.unfixed--
-			f.fill.lower(l)
 		}
 	}
 	for {
@@ -593,15 +655,15 @@ func (f *FlowNet) maxMin() {
 		if !ok {
 			break
 		}
-		if c := f.caps.items; len(c) > 0 && c[0].before(top.share, top.link) {
-			if id := c[0].id; f.mark(id).fixed != f.epoch {
-				fix(id, c[0].rate)
+		if c, ok := f.caps.first(); ok && c.before(top.share, top.link) {
+			if id := c.id; f.mark(id).fixed != f.epoch {
+				fix(id, c.rate)
 			}
 			f.caps.pop()
 			continue
 		}
 		f.fill.take()
-		for _, id := range f.links[top.link].flows {
+		for _, id := range f.lists[f.linkMark[top.link].aux] {
 			if f.mark(id).fixed != f.epoch {
 				fix(id, top.share)
 			}
@@ -639,11 +701,8 @@ func (f *FlowNet) bound(fl *flow) float64 {
 func (f *FlowNet) Stats() NetStats { return f.stats }
 
 // LinkBytes returns the bytes that crossed each link so far, by link id:
-// a flow counts whole from when it starts sharing its links.
-func (f *FlowNet) LinkBytes() []int64 {
-	out := make([]int64, len(f.links))
-	for i := range f.links {
-		out[i] = f.links[i].bytes
-	}
-	return out
-}
+// a flow counts whole from when it starts sharing its links. The slice is
+// the model's own (see Network): a copy, 8 bytes a link, would add to the
+// run's memory as its results are gathered, which in the benchmark's halo
+// is when it is largest.
+func (f *FlowNet) LinkBytes() []int64 { return f.bytes }

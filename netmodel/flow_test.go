@@ -191,33 +191,39 @@ func TestFlowComponents(t *testing.T) {
 // flows: the heap must still hand out each link once, least share first,
 // with its share, and skip the one with nothing to fix.
 func TestLinkHeapShareDown(t *testing.T) {
-	links := make([]flowLink, 8)
-	h := linkHeap{links: links}
-	for i := range links {
-		links[i].residual, links[i].unfixed = float64(10+i), 1
-		links[i].key = links[i].residual
-		h.items = append(h.items, linkEntry{links[i].residual, int32(i)})
+	var h linkHeap
+	h.reset()
+	// Link i, in slot i, has 10+i to give out to its one flow; ids are
+	// offset so that a slot cannot pass for a link.
+	const base = 100
+	for i := range 8 {
+		if slot := h.add(base+int32(i), float64(10+i), 1); slot != int32(i) {
+			t.Fatalf("link %d in slot %d, want %d", base+i, slot, i)
+		}
 	}
 	h.init()
-	links[6].residual = 5 // a leaf: its share falls below every other
-	h.lower(6)
-	links[7].residual = 9
-	h.lower(7)
-	links[7].residual = 8 // and again
-	h.lower(7)
-	links[7].residual = 30 // then above every other: two stale entries
-	links[0].residual = 20 // the top: its share rises past every other
-	h.lower(0)
-	links[3].unfixed = 0
-	h.lower(3)
+	// set gives slot i residual r with two flows unfixed, and fixes one
+	// at 0: the share is r.
+	set := func(i int32, r float64) {
+		h.state[i].residual, h.state[i].unfixed = r, 2
+		h.fix(base+i, i, 0)
+	}
+	set(6, 5) // a leaf: its share falls below every other
+	set(7, 9)
+	set(7, 8)                // and again
+	h.state[7].residual = 30 // then above every other: two stale entries
+	set(0, 20)               // the top: its share rises past every other
+	h.state[3].unfixed = 2
+	h.fix(base+3, 3, 0) // one flow left: not lowered
+	h.state[3].unfixed = 0
 	want := []int32{6, 1, 2, 4, 5, 0, 7}
 	for i, w := range want {
 		top, ok := h.least()
-		if !ok || top.link != w || top.share != links[w].residual {
-			t.Fatalf("pop %d: link %d at %v (%v), want %d at %v (heap %v)", i, top.link, top.share, ok, w, links[w].residual, h.items)
+		if !ok || top.link != base+w || top.slot != w || top.share != h.state[w].residual {
+			t.Fatalf("pop %d: link %d (slot %d) at %v (%v), want %d at %v (heap %v)", i, top.link, top.slot, top.share, ok, base+w, h.state[w].residual, h.items)
 		}
 		h.take()
-		links[w].unfixed = 0 // its flows are fixed
+		h.state[w].unfixed = 0 // its flows are fixed
 	}
 	if top, ok := h.least(); ok {
 		t.Fatalf("after every link: %+v, want none", top)
@@ -259,6 +265,7 @@ func TestFlowRatesMatchFilling(t *testing.T) {
 				}
 				f.Step(next, func(int32) {})
 				steps++
+				checkLinkFlows(t, f)
 				want := fillRates(f)
 				for id, r := range want {
 					if got := f.flow(id).rate; got != r {
@@ -273,6 +280,51 @@ func TestFlowRatesMatchFilling(t *testing.T) {
 	}
 }
 
+// checkLinkFlows checks that every link knows the flows sharing it now:
+// its mark counts them, and holds a lone one; two or more are in a list
+// of its own, each at the place its path gives; every other list is free
+// and empty.
+func checkLinkFlows(t *testing.T, f *FlowNet) {
+	t.Helper()
+	count := make([]int32, len(f.linkMark))
+	for id := range f.nflows {
+		fl := f.flow(id)
+		if !fl.sharing() {
+			continue
+		}
+		for i, l := range fl.route() {
+			count[l]++
+			var one [1]int32
+			m, on, p := f.linkMark[l], f.flowsOn(l, &one), fl.pos()[i]
+			if m.flows == 1 && on[0] != id || m.flows > 1 && (int(p) >= len(on) || on[p] != id) {
+				t.Fatalf("link %d (mark %+v, flows %v) does not hold flow %d at %d", l, m, on, id, p)
+			}
+		}
+	}
+	owner := make([]int, len(f.lists))
+	for l, m := range f.linkMark {
+		var one [1]int32
+		if n := len(f.flowsOn(int32(l), &one)); m.flows != count[l] || n != int(m.flows) {
+			t.Fatalf("link %d: mark %+v and %d flows listed, %d flows on it", l, m, n, count[l])
+		}
+		if m.flows > 1 {
+			if owner[m.aux]++; owner[m.aux] > 1 {
+				t.Fatalf("link %d: list %d is another link's too", l, m.aux)
+			}
+		}
+	}
+	for _, k := range f.freeLists {
+		if owner[k]++; owner[k] > 1 || len(f.lists[k]) > 0 {
+			t.Fatalf("free list %d is in use: %v", k, f.lists[k])
+		}
+	}
+	for k, n := range owner {
+		if n == 0 {
+			t.Fatalf("list %d is neither a link's nor free", k)
+		}
+	}
+}
+
 // fillRates is max-min fairness by progressive filling as
 // docs/networks.md states it, over every flow sharing links now, with
 // linear scans: the link with the least bandwidth per unfixed flow (the
@@ -280,13 +332,15 @@ func TestFlowRatesMatchFilling(t *testing.T) {
 // that share, unless the least window bound (the lower flow id on a tie)
 // is at or below it, which fixes that flow at its bound.
 func fillRates(f *FlowNet) map[int32]float64 {
-	residual := make([]float64, len(f.links))
-	unfixed := make([]int, len(f.links))
+	residual := make([]float64, len(f.linkMark))
+	unfixed := make([]int, len(f.linkMark))
 	rate := map[int32]float64{}
 	var flows []int32
-	for l := range f.links {
-		residual[l], unfixed[l] = f.bw[f.class(int32(l))], len(f.links[l].flows)
-		for _, id := range f.links[l].flows {
+	for l := range f.linkMark {
+		var one [1]int32
+		on := f.flowsOn(int32(l), &one)
+		residual[l], unfixed[l] = f.bw[f.class(int32(l))], len(on)
+		for _, id := range on {
 			if _, ok := rate[id]; !ok {
 				rate[id] = -1
 				flows = append(flows, id)
@@ -318,7 +372,8 @@ func fillRates(f *FlowNet) map[int32]float64 {
 			left--
 			continue
 		}
-		for _, id := range f.links[best].flows {
+		var one [1]int32
+		for _, id := range f.flowsOn(int32(best), &one) {
 			if rate[id] < 0 {
 				fix(id, share)
 				left--
@@ -400,5 +455,90 @@ func drainFlows(f *FlowNet) []int32 {
 			return done
 		}
 		f.Step(at, func(tok int32) { done = append(done, tok) })
+	}
+}
+
+// TestCapHeapOrder pushes caps, ties on rate and on link included, and
+// checks that first names the least before the heap is built and that
+// pops then hand them out in order of (rate, link, flow).
+func TestCapHeapOrder(t *testing.T) {
+	caps := []flowCap{{3, 7, 1}, {1, 9, 2}, {2, -1, 3}, {1, 4, 4}, {2, 5, 5}, {1, 4, 0}, {5, 1, 6}, {2, -1, 2}}
+	var h capHeap
+	h.reset()
+	for _, c := range caps {
+		h.push(c)
+	}
+	want := slices.Clone(caps)
+	slices.SortFunc(want, func(a, b flowCap) int {
+		if a.less(&b) {
+			return -1
+		}
+		return 1
+	})
+	if c, ok := h.first(); !ok || *c != want[0] {
+		t.Fatalf("first before any pop: %+v (%v), want %+v", c, ok, want[0])
+	}
+	for i, w := range want {
+		c, ok := h.first()
+		if !ok || *c != w {
+			t.Fatalf("cap %d: %+v (%v), want %+v", i, c, ok, w)
+		}
+		h.pop()
+	}
+	if c, ok := h.first(); ok {
+		t.Fatalf("after every cap: %+v, want none", c)
+	}
+	h.reset()
+	if _, ok := h.first(); ok {
+		t.Fatal("a reset heap has a cap")
+	}
+}
+
+// TestFlowRouteLatency checks the flow model's route latency, worked out
+// from a route's length off a dragonfly, against the sum of its links'
+// latencies times the latency factor, on every route of a star, tori, fat
+// trees and dragonflies whose link classes have latencies of their own.
+func TestFlowRouteLatency(t *testing.T) {
+	var topos []Topology
+	star := baseTopology(Star)
+	star.Nodes = 5
+	topos = append(topos, star)
+	for _, dims := range [][]int{{4, 4, 4}, {5, 2, 3}} {
+		tor := baseTopology(Torus)
+		tor.Dims = dims
+		topos = append(topos, tor)
+	}
+	ft := baseTopology(FatTree)
+	ft.K, ft.N = 4, 3
+	topos = append(topos, ft)
+	for _, routing := range []string{"minimal", "valiant"} {
+		df := baseTopology(Dragonfly)
+		df.Routing = routing
+		df.Groups, df.Routers, df.Hosts, df.GlobalLinks = 5, 2, 2, 2
+		topos = append(topos, df)
+	}
+	for _, topo := range topos {
+		topo.HostLatency, topo.Latency, topo.GlobalLatency = 350, 100, 1000
+		p := flowPlatform(topo, FlowParams{LatencyFactor: 1.37, BandwidthFactor: 1})
+		if err := p.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		f := NewFlowNet(p, 1)
+		n := topo.NodeCount()
+		for src := range n {
+			for dst := range n {
+				if src == dst {
+					continue
+				}
+				route := topo.Route(src, dst, f.hash(src, dst), nil)
+				var sum Duration
+				for _, l := range route {
+					sum += topo.LinkLatency(l)
+				}
+				if got, want := f.routeLatency(route), Duration(math.Round(float64(sum)*1.37)); got != want {
+					t.Fatalf("%v: route %d -> %d = %v: latency %v, want %v", topo.Kind, src, dst, route, got, want)
+				}
+			}
+		}
 	}
 }

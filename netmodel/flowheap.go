@@ -20,22 +20,52 @@ import "math"
 // top's is its share, and links are taken in order of (share, id) as if
 // every key were kept exact, for a fraction of the moves and without
 // writing a link's place in the heap into the link at each move.
+//
+// The filling's state of each link lives in state, by the link's slot in
+// the component, rather than in the link: only a component's shared links
+// need it, and there it is dense (a few hundred kilobytes for the
+// benchmark's component that spans the torus, rather than 24 bytes in
+// every one of its 32,768 links).
 type linkHeap struct {
 	items []linkEntry
-	links []flowLink
+	state []fillState
+}
+
+// fillState is a link's progressive filling: the bandwidth not yet given
+// out, the flows not yet fixed, and the least key of its entries.
+type fillState struct {
+	residual float64
+	key      float64
+	unfixed  int32
 }
 
 type linkEntry struct {
 	share float64
 	link  int32
+	slot  int32 // the link's state
 }
 
 func (a *linkEntry) before(b *linkEntry) bool {
 	return a.share < b.share || a.share == b.share && a.link < b.link
 }
 
-// init orders items, each keyed by its link's share, which is also the
-// link's key.
+// reset empties the heap and the state for the next filling.
+func (h *linkHeap) reset() {
+	h.items, h.state = h.items[:0], h.state[:0]
+}
+
+// add gives link l a slot, with bw to give out among its n flows, and an
+// entry at its share; init orders the entries once all are added. It
+// returns the slot.
+func (h *linkHeap) add(l int32, bw float64, n int32) int32 {
+	slot := int32(len(h.state))
+	key := bw / float64(n)
+	h.state = append(h.state, fillState{bw, key, n})
+	h.items = append(h.items, linkEntry{key, l, slot})
+	return slot
+}
+
+// init orders the entries added.
 func (h *linkHeap) init() {
 	for i := len(h.items)/2 - 1; i >= 0; i-- {
 		h.down(i)
@@ -47,16 +77,16 @@ func (h *linkHeap) init() {
 func (h *linkHeap) least() (linkEntry, bool) {
 	for len(h.items) > 0 {
 		e := &h.items[0]
-		lk := &h.links[e.link]
-		if lk.unfixed == 0 {
+		st := &h.state[e.slot]
+		if st.unfixed == 0 {
 			h.pop()
 			continue
 		}
-		share := lk.residual / float64(lk.unfixed)
+		share := st.residual / float64(st.unfixed)
 		if share == e.share {
 			return *e, true
 		}
-		e.share, lk.key = share, share
+		e.share, st.key = share, share
 		h.down(0)
 	}
 	return linkEntry{}, false
@@ -65,7 +95,7 @@ func (h *linkHeap) least() (linkEntry, bool) {
 // take removes the first link, least's, whose flows are then fixed: it
 // needs no entry again in this filling.
 func (h *linkHeap) take() {
-	h.links[h.items[0].link].key = math.Inf(-1)
+	h.state[h.items[0].slot].key = math.Inf(-1)
 	h.pop()
 }
 
@@ -78,17 +108,20 @@ func (h *linkHeap) pop() {
 	}
 }
 
-// lower gives link l, in the filling, an entry at its share if the share
-// fell below the least key it has. A link taken, or left with no unfixed
-// flows, is left alone.
-func (h *linkHeap) lower(l int32) {
-	lk := &h.links[l]
-	if lk.unfixed == 0 {
+// fix takes rate, a flow's fixed on link l (in slot), off the link's
+// residual and the flow off its unfixed, and gives the link an entry at
+// its share if that fell below the least key it has. A link taken, or
+// left with no unfixed flows, is left alone.
+func (h *linkHeap) fix(l, slot int32, rate float64) {
+	st := &h.state[slot]
+	st.residual = max(st.residual-rate, 0)
+	st.unfixed--
+	if st.unfixed == 0 {
 		return
 	}
-	if share := lk.residual / float64(lk.unfixed); share < lk.key {
-		lk.key = share
-		h.items = append(h.items, linkEntry{share, l})
+	if share := st.residual / float64(st.unfixed); share < st.key {
+		st.key = share
+		h.items = append(h.items, linkEntry{share, l, slot})
 		h.up(len(h.items) - 1)
 	}
 }
@@ -145,20 +178,50 @@ func (c *flowCap) less(d *flowCap) bool {
 	return c.before(d.rate, d.link) || c.rate == d.rate && c.link == d.link && c.id < d.id
 }
 
-// capHeap orders a component's caps during progressive filling; it is
-// built whole by init, then only popped.
+// capHeap orders a component's caps during progressive filling. Most
+// caps are never reached (their flows are fixed first, by a link they
+// share: every cap of the benchmark's halo), so the heap is built only when
+// the first cap is popped; until then push keeps the least cap's place.
+// The order of caps is total (by rate, link, then flow), so the caps
+// leave in the same order either way.
 type capHeap struct {
-	items []flowCap
+	items  []flowCap
+	least  int  // the least cap's place in items while not heaped
+	heaped bool // items is a heap, least at 0
 }
 
-func (h *capHeap) init() {
-	for i := len(h.items)/2 - 1; i >= 0; i-- {
-		h.down(i)
+// reset empties the heap for the next filling.
+func (h *capHeap) reset() {
+	h.items, h.least, h.heaped = h.items[:0], 0, false
+}
+
+// push adds a cap before the first pop.
+func (h *capHeap) push(c flowCap) {
+	h.items = append(h.items, c)
+	if n := len(h.items) - 1; n > 0 && c.less(&h.items[h.least]) {
+		h.least = n
 	}
 }
 
-// pop removes the first cap.
+// first returns the least cap; false if none is left.
+func (h *capHeap) first() (*flowCap, bool) {
+	switch {
+	case len(h.items) == 0:
+		return nil, false
+	case h.heaped:
+		return &h.items[0], true
+	}
+	return &h.items[h.least], true
+}
+
+// pop removes the least cap, building the heap first if it is not built.
 func (h *capHeap) pop() {
+	if !h.heaped {
+		for i := len(h.items)/2 - 1; i >= 0; i-- {
+			h.down(i)
+		}
+		h.heaped = true
+	}
 	last := len(h.items) - 1
 	h.items[0] = h.items[last]
 	h.items = h.items[:last]
