@@ -61,7 +61,7 @@ func (s *Sim) newActivity(st ir.Stmt) *activity {
 
 // freeActivity returns a to the pool, dropping what it refers to.
 func (s *Sim) freeActivity(a *activity) {
-	if a == doneActivity || a == issuedActivity {
+	if a == doneActivity || a == issuedActivity || a == faceSending {
 		return
 	}
 	calls := a.calls[:0]
@@ -134,6 +134,9 @@ type collState struct {
 // run continues the activity; it reports whether the statement is done.
 func (a *activity) run(t *task) bool {
 	s := t.sim
+	if a == faceSending {
+		return s.resumeFace(t)
+	}
 	for a.i < len(a.ops) {
 		op := &a.ops[a.i]
 		if a.k >= op.count {

@@ -23,7 +23,9 @@
 // it, is evaluated in flat arrays instead of through the tasks' statements,
 // to the same Result (see collfast.go); where the order of the tasks'
 // events cannot matter, for one task standing for all or one task at a
-// time (see collshort.go).
+// time (see collshort.go). A send statement whose every part is
+// asynchronous and found in the statement's cached pattern (a halo's face)
+// runs without an activity (see face.go).
 //
 // A run's memory is bounded by Options.MaxMemory: New refuses a run whose
 // tasks would not fit, and a run whose messages and receives outstanding

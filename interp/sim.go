@@ -143,7 +143,10 @@ type Sim struct {
 	// sameMsg, by statement ID, says whether a receive statement's message
 	// is the same from every sender (senderFree): 0 not yet known, 1 yes,
 	// 2 no.
-	sameMsg  []uint8
+	sameMsg []uint8
+	// faces, by statement ID, says whether a send statement is a face
+	// (isFace): 0 not yet known, 1 yes, 2 no.
+	faces    []uint8
 	memos    []msgMemo // by statement ID, twice: the sends' message, the receives' (see message)
 	actPool  []*activity
 	collPool []*collState
@@ -494,7 +497,7 @@ func (s *Sim) clockOverflow(e event) {
 	if e.kind() == evResume {
 		t = &s.tasks[e.id()]
 		switch {
-		case t.act != nil && t.act != doneActivity && t.act != issuedActivity:
+		case t.act != nil && t.act != doneActivity && t.act != issuedActivity && t.act != faceSending:
 			st = ref(t.act.stmt)
 		case t.pc < int32(len(s.code)):
 			st = ref(s.code[t.pc].stmt)

@@ -569,13 +569,14 @@ func (t *task) simple(st ir.Stmt) bool {
 		return true
 	}
 	// Communication: statements that may take several steps.
+	if st, ok := st.(*ir.Send); ok && s.isFace(st) {
+		if finished, ok := s.face(t, st); ok {
+			return finished
+		}
+	}
 	a := s.communicate(t, st)
 	if a == nil {
-		if s.cf != nil && len(s.cf.parked) > 0 {
-			// Tasks parked at this statement go first (see collfast.go):
-			// this task takes no part and goes on.
-			s.cfRelease()
-		}
+		s.tookNoPart()
 		return true
 	}
 	t.act = a
@@ -584,6 +585,14 @@ func (t *task) simple(st ir.Stmt) bool {
 	}
 	t.endActivity()
 	return true
+}
+
+// tookNoPart goes on after a communication statement the task takes no
+// part in: tasks parked at it go first (see collfast.go).
+func (s *Sim) tookNoPart() {
+	if s.cf != nil && len(s.cf.parked) > 0 {
+		s.cfRelease()
+	}
 }
 
 // busy occupies the CPU for d for statement st; st is done when the task
