@@ -81,6 +81,7 @@ type PacketNet struct {
 	hostLinks, globalLinks int32
 	strides                []int64 // torus: node-number stride of each dimension
 	nvc                    int32   // virtual channels per link
+	shared                 bool    // routing has no choice: a message's packets share its route
 
 	links  []pktLink
 	queues []pktQueue // by link*nvc + vc: packets waiting to start on the link
@@ -179,20 +180,21 @@ func (f *PacketNet) link(p *packet, hop int32) int32 {
 	return f.routes.links[p.route+hop]
 }
 
-// pktMsg's fields are in the order nextPacket reads them, those it reads
-// for every packet first, so that they lie together (the first 41 bytes)
-// and mostly in one cache line.
+// A pktMsg is 64 bytes, one cache line: making a packet, starting it
+// from its node and its arrival each read the message, each at a time
+// when the rest of the network has moved it out of the cache. Hence node
+// numbers in 32 bits (a topology's fit: see maxTopologyLinks) and the
+// last packet's size rather than the message's.
 type pktMsg struct {
-	route     int32    // offset in PacketNet.routes of every packet's route, where routing has no choice (shared)
-	last      int32    // that route's last link
-	n         int64    // bytes
+	route     int32 // offset in PacketNet.routes of every packet's route, where routing has no choice (PacketNet.shared)
+	last      int32 // that route's last link
+	lastSize  int32 // bytes of its last packet; the others have the MTU
+	token     int32
+	a, b      int32    // from node a to node b
 	next, npk int64    // packets made so far, of npk
 	at        Duration // when it was sent
-	shared    bool
-	token     int32
-	a, b      int64  // from node a to node b
-	hash      uint64 // the message's routing hash; each packet adds its number
-	left      int64  // packets not yet on their last link
+	hash      uint64   // the message's routing hash; each packet adds its number
+	left      int64    // packets not yet on their last link
 }
 
 // Event kinds.
@@ -222,6 +224,8 @@ func NewPacketNet(p *Platform, seed uint64) *PacketNet {
 		f.txMTU[c] = f.txTime(uint8(c), f.mtu)
 	}
 	f.lat = [...]Duration{t.HostLatency, t.Latency, t.GlobalLatency}
+	// Star and torus routes have no choice.
+	f.shared = t.Kind == Star || t.Kind == Torus
 	n := t.LinkCount()
 	f.hostLinks = int32(2 * t.NodeCount())
 	f.globalLinks = int32(n)
@@ -298,13 +302,12 @@ func (f *PacketNet) Send(at Duration, a, b int64, n int64, token int32) {
 	}
 	npk := max((n+f.mtu-1)/f.mtu, 1)
 	m := &f.msgs[mid]
-	*m = pktMsg{a: a, b: b, n: n, npk: npk, left: npk,
+	*m = pktMsg{a: int32(a), b: int32(b), lastSize: int32(n - (npk-1)*f.mtu), npk: npk, left: npk,
 		hash: uint64(f.stats.Messages) << 20, at: at, token: token}
 	f.stats.Messages++
 	f.stats.Bytes += n
 	f.stats.Packets += npk
-	// Star and torus routes have no choice: the packets share one.
-	if m.shared = f.topo.Kind == Star || f.topo.Kind == Torus; m.shared {
+	if f.shared {
 		m.route, m.last = f.addRoute(a, b, 0)
 	}
 	f.schedule(at, evInject, mid)
@@ -318,12 +321,16 @@ func (f *PacketNet) nextPacket(mid int32) int32 {
 	m := &f.msgs[mid]
 	id := f.newPacket()
 	p := f.pkt(id)
-	if m.shared {
+	if f.shared {
 		p.route, p.last = m.route, m.last
 	} else {
-		p.route, p.last = f.addRoute(m.a, m.b, f.hash(m.a, m.b, m.hash+uint64(m.next)))
+		a, b := int64(m.a), int64(m.b)
+		p.route, p.last = f.addRoute(a, b, f.hash(a, b, m.hash+uint64(m.next)))
 	}
-	p.size = int32(min(f.mtu, m.n-m.next*f.mtu))
+	p.size = int32(f.mtu)
+	if m.next == m.npk-1 {
+		p.size = m.lastSize
+	}
 	p.msg, p.hop, p.vc, p.nextVC, p.tailIn = mid, 0, 0, 0, m.at
 	f.stats.Hops += int64(p.last - 1)
 	m.next++
@@ -401,7 +408,7 @@ func (f *PacketNet) handle(e pktEvent) {
 	case evDeliver:
 		m := &f.msgs[e.a]
 		f.done = append(f.done, m.token)
-		if m.shared {
+		if f.shared {
 			f.routes.release(m.route, m.last+1)
 		}
 		f.freeM = append(f.freeM, e.a)
@@ -580,10 +587,10 @@ func (f *PacketNet) start(l, id int32, p *packet, now Duration) {
 		// same-time deliveries keep their order. The packet needs no
 		// more than that.
 		f.free = append(f.free, id)
-		m := &f.msgs[p.msg]
-		if !m.shared {
+		if !f.shared {
 			f.routes.release(p.route, p.last+1)
 		}
+		m := &f.msgs[p.msg]
 		if m.left--; m.left == 0 {
 			f.schedule(p.tailIn, evDeliver, p.msg)
 		}

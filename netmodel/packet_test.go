@@ -345,10 +345,13 @@ func checkRoutesFreed(t *testing.T, kind TopologyKind, a *routeArena) {
 	}
 }
 
-// TestPacketSize: a packet fits half a cache line, so that none lies
-// across two (see packet).
+// TestPacketSize: a packet fits half a cache line and a message one, so
+// that none lies across two (see packet and pktMsg).
 func TestPacketSize(t *testing.T) {
 	if s := unsafe.Sizeof(packet{}); s != 32 {
 		t.Errorf("a packet is %d bytes, want 32", s)
+	}
+	if s := unsafe.Sizeof(pktMsg{}); s != 64 {
+		t.Errorf("a message is %d bytes, want 64", s)
 	}
 }
