@@ -151,7 +151,9 @@ type routeArena struct {
 	free  [][]int32 // by route length: offsets of freed routes
 }
 
-// add copies route into the arena and returns its offset.
+// add copies route into the arena and returns its offset. Offsets fit
+// 32 bits: 2^31 entries in flight would be 8 GiB of routes, beyond the
+// memory of any run whose packets the model could move.
 func (a *routeArena) add(route []int32) int32 {
 	n := len(route)
 	if n < len(a.free) {
