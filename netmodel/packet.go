@@ -81,16 +81,18 @@ type PacketNet struct {
 	hostLinks, globalLinks int32
 	strides                []int64 // torus: node-number stride of each dimension
 	nvc                    int32   // virtual channels per link
+	shared                 bool    // routing has no choice: a message's packets share its route
 
 	links  []pktLink
 	queues []pktQueue // by link*nvc + vc: packets waiting to start on the link
 
-	pkts  []*[flowChunk]packet // in chunks, as FlowNet's flows
-	own   [][]int32            // by packet: its own route buffer, where routing has a choice
-	npkts int32
-	free  []int32
-	msgs  []pktMsg
-	freeM []int32
+	pkts   []*[flowChunk]packet // in chunks, as FlowNet's flows
+	routes routeArena           // the routes of messages and packets in flight
+	route  []int32              // scratch: the route being made
+	npkts  int32
+	free   []int32
+	msgs   []pktMsg
+	freeM  []int32
 
 	events eventBuckets[pktEvent]
 	now    Duration // the time Step is at
@@ -123,10 +125,16 @@ type queued struct {
 
 // A packet's route holds, for each link, the link's id and, in the bits
 // from vcShift up, the virtual channel it takes there (see channels): one
-// load gives both, and a packet is no more than its route and where it is.
+// load gives both, and a packet is no more than where its route is and
+// where it is on it. The route lives in PacketNet.routes, named by its
+// offset rather than by a slice, so that a packet is 32 bytes: two to a
+// cache line, and none across two (at 48 bytes, half were), since a
+// head's arrival, the model's commonest event, loads its packet from
+// wherever the rest of the network left the cache.
 type packet struct {
-	route  []int32  // its own (PacketNet.own), or its message's where routing has no choice
 	tailIn Duration // when its tail is in the buffer it sits in
+	route  int32    // offset of its route in PacketNet.routes: its own, or its message's where routing has no choice
+	last   int32    // the route's last link: its length less one
 	msg    int32
 	size   int32
 	hop    int32 // the route's link it waits for or crosses
@@ -134,19 +142,61 @@ type packet struct {
 	nextVC uint8 // channel of the buffer at the far end of route[hop]
 }
 
-// pktMsg's fields are in the order nextPacket reads them, those it reads
-// for every packet first, so that they lie together (the first 57 bytes)
-// and mostly in one cache line.
+// routeArena keeps routes end to end in one array, each named by its
+// offset; a freed route's place is reused by the next route of its
+// length (a topology's routes have a few lengths), so the array grows to
+// the most routes in flight at once and no further.
+type routeArena struct {
+	links []int32
+	free  [][]int32 // by route length: offsets of freed routes
+}
+
+// add copies route into the arena and returns its offset. Offsets fit
+// 32 bits: 2^31 entries in flight would be 8 GiB of routes, beyond the
+// memory of any run whose packets the model could move.
+func (a *routeArena) add(route []int32) int32 {
+	n := len(route)
+	if n < len(a.free) {
+		if k := len(a.free[n]); k > 0 {
+			off := a.free[n][k-1]
+			a.free[n] = a.free[n][:k-1]
+			copy(a.links[off:], route)
+			return off
+		}
+	}
+	off := int32(len(a.links))
+	a.links = append(a.links, route...)
+	return off
+}
+
+// release frees the route of n links at offset off.
+func (a *routeArena) release(off, n int32) {
+	for int(n) >= len(a.free) {
+		a.free = append(a.free, nil)
+	}
+	a.free[n] = append(a.free[n], off)
+}
+
+// link returns route entry hop of packet p.
+func (f *PacketNet) link(p *packet, hop int32) int32 {
+	return f.routes.links[p.route+hop]
+}
+
+// A pktMsg is 64 bytes, one cache line: making a packet, starting it
+// from its node and its arrival each read the message, each at a time
+// when the rest of the network has moved it out of the cache. Hence node
+// numbers in 32 bits (a topology's fit: see maxTopologyLinks) and the
+// last packet's size rather than the message's.
 type pktMsg struct {
-	route     []int32  // every packet's, where routing has no choice (shared)
-	n         int64    // bytes
+	route     int32 // offset in PacketNet.routes of every packet's route, where routing has no choice (PacketNet.shared)
+	last      int32 // that route's last link
+	lastSize  int32 // bytes of its last packet; the others have the MTU
+	token     int32
+	a, b      int32    // from node a to node b
 	next, npk int64    // packets made so far, of npk
 	at        Duration // when it was sent
-	shared    bool
-	token     int32
-	a, b      int64  // from node a to node b
-	hash      uint64 // the message's routing hash; each packet adds its number
-	left      int64  // packets not yet on their last link
+	hash      uint64   // the message's routing hash; each packet adds its number
+	left      int64    // packets not yet on their last link
 }
 
 // Event kinds.
@@ -176,6 +226,8 @@ func NewPacketNet(p *Platform, seed uint64) *PacketNet {
 		f.txMTU[c] = f.txTime(uint8(c), f.mtu)
 	}
 	f.lat = [...]Duration{t.HostLatency, t.Latency, t.GlobalLatency}
+	// Star and torus routes have no choice.
+	f.shared = t.Kind == Star || t.Kind == Torus
 	n := t.LinkCount()
 	f.hostLinks = int32(2 * t.NodeCount())
 	f.globalLinks = int32(n)
@@ -252,15 +304,13 @@ func (f *PacketNet) Send(at Duration, a, b int64, n int64, token int32) {
 	}
 	npk := max((n+f.mtu-1)/f.mtu, 1)
 	m := &f.msgs[mid]
-	*m = pktMsg{route: m.route, a: a, b: b, n: n, npk: npk, left: npk,
+	*m = pktMsg{a: int32(a), b: int32(b), lastSize: int32(n - (npk-1)*f.mtu), npk: npk, left: npk,
 		hash: uint64(f.stats.Messages) << 20, at: at, token: token}
 	f.stats.Messages++
 	f.stats.Bytes += n
 	f.stats.Packets += npk
-	// Star and torus routes have no choice: the packets share one.
-	if m.shared = f.topo.Kind == Star || f.topo.Kind == Torus; m.shared {
-		m.route = f.topo.Route(a, b, 0, m.route[:0])
-		f.channels(m.route)
+	if f.shared {
+		m.route, m.last = f.addRoute(a, b, 0)
 	}
 	f.schedule(at, evInject, mid)
 }
@@ -273,18 +323,29 @@ func (f *PacketNet) nextPacket(mid int32) int32 {
 	m := &f.msgs[mid]
 	id := f.newPacket()
 	p := f.pkt(id)
-	if m.shared {
-		p.route = m.route
+	if f.shared {
+		p.route, p.last = m.route, m.last
 	} else {
-		own := f.topo.Route(m.a, m.b, f.hash(m.a, m.b, m.hash+uint64(m.next)), f.own[id][:0])
-		f.channels(own)
-		f.own[id], p.route = own, own
+		a, b := int64(m.a), int64(m.b)
+		p.route, p.last = f.addRoute(a, b, f.hash(a, b, m.hash+uint64(m.next)))
 	}
-	p.size = int32(min(f.mtu, m.n-m.next*f.mtu))
+	p.size = int32(f.mtu)
+	if m.next == m.npk-1 {
+		p.size = m.lastSize
+	}
 	p.msg, p.hop, p.vc, p.nextVC, p.tailIn = mid, 0, 0, 0, m.at
-	f.stats.Hops += int64(len(p.route) - 2)
+	f.stats.Hops += int64(p.last - 1)
 	m.next++
 	return id
+}
+
+// addRoute routes a packet from node a to node b by hash, marks its
+// channels, and puts the route in the arena: it returns the route's
+// offset and last link.
+func (f *PacketNet) addRoute(a, b int64, hash uint64) (int32, int32) {
+	f.route = f.topo.Route(a, b, hash, f.route[:0])
+	f.channels(f.route)
+	return f.routes.add(f.route), int32(len(f.route) - 1)
 }
 
 func (f *PacketNet) newPacket() int32 {
@@ -297,7 +358,6 @@ func (f *PacketNet) newPacket() int32 {
 	if int(id/flowChunk) == len(f.pkts) {
 		f.pkts = append(f.pkts, new([flowChunk]packet))
 	}
-	f.own = append(f.own, nil)
 	f.npkts++
 	return id
 }
@@ -338,7 +398,7 @@ func (f *PacketNet) handle(e pktEvent) {
 		id := f.nextPacket(e.a)
 		p := f.pkt(id)
 		f.enqueue(id, p)
-		f.tryStart(linkOf(p.route[0]), now)
+		f.tryStart(linkOf(f.link(p, 0)), now)
 	case evHead:
 		f.arrive(e.a, now)
 	case evLink:
@@ -348,7 +408,11 @@ func (f *PacketNet) handle(e pktEvent) {
 		f.links[e.a].credits[e.vc] += e.b
 		f.tryStart(e.a, now)
 	case evDeliver:
-		f.done = append(f.done, f.msgs[e.a].token)
+		m := &f.msgs[e.a]
+		f.done = append(f.done, m.token)
+		if f.shared {
+			f.routes.release(m.route, m.last+1)
+		}
 		f.freeM = append(f.freeM, e.a)
 	}
 }
@@ -361,7 +425,7 @@ func (f *PacketNet) handle(e pktEvent) {
 // most do.
 func (f *PacketNet) arrive(id int32, now Duration) {
 	p := f.pkt(id)
-	r := p.route[p.hop]
+	r := f.link(p, p.hop)
 	l, vc := linkOf(r), r>>vcShift
 	if lk := &f.links[l]; lk.queued == 0 && lk.credits[vc] >= int64(p.need()) {
 		p.nextVC = uint8(vc)
@@ -376,7 +440,7 @@ func (f *PacketNet) arrive(id int32, now Duration) {
 // enqueue puts packet id, p, in the output queue of route[hop], on the
 // virtual channel it will take there.
 func (f *PacketNet) enqueue(id int32, p *packet) {
-	r := p.route[p.hop]
+	r := f.link(p, p.hop)
 	p.nextVC = uint8(r >> vcShift)
 	l := linkOf(r)
 	q := &f.queues[l*f.nvc+int32(p.nextVC)]
@@ -387,7 +451,7 @@ func (f *PacketNet) enqueue(id int32, p *packet) {
 
 // need returns the bytes of credit p needs at the far end of route[hop].
 func (p *packet) need() int32 {
-	if p.hop == int32(len(p.route))-1 {
+	if p.hop == p.last {
 		return 0 // a node's memory is unlimited
 	}
 	return p.size
@@ -513,11 +577,11 @@ func (f *PacketNet) start(l, id int32, p *packet, now Duration) {
 	if p.hop > 0 {
 		// Its tail leaves the buffer it sat in at txEnd; the credit
 		// reaches the port upstream a link latency later.
-		prev := linkOf(p.route[p.hop-1])
+		prev := linkOf(f.link(p, p.hop-1))
 		f.events.push(txEnd+f.lat[f.class(prev)], pktEvent{kind: evCredit, vc: p.vc, a: prev, b: size})
 	}
 	p.tailIn = txEnd + f.lat[c]
-	if p.hop == int32(len(p.route))-1 {
+	if p.hop == p.last {
 		// Every packet of a message ends on its destination's own
 		// link, which sends one at a time, so the last to start there
 		// is the last in, and the message is delivered with it: one
@@ -525,6 +589,9 @@ func (f *PacketNet) start(l, id int32, p *packet, now Duration) {
 		// same-time deliveries keep their order. The packet needs no
 		// more than that.
 		f.free = append(f.free, id)
+		if !f.shared {
+			f.routes.release(p.route, p.last+1)
+		}
 		m := &f.msgs[p.msg]
 		if m.left--; m.left == 0 {
 			f.schedule(p.tailIn, evDeliver, p.msg)

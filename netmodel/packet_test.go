@@ -1,9 +1,12 @@
 package netmodel
 
 import (
+	"cmp"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 // packetPlatform is a packet platform on topo with the given MTU and
@@ -250,7 +253,9 @@ func TestPacketDeliveryOrder(t *testing.T) {
 // dragonfly, several channels, packets waiting at switches; an incast on a
 // star, where they wait at the nodes for credit), no buffer ever has
 // less than nothing free or more than its size, and at the end every
-// credit has come back to the channel it was taken from.
+// credit has come back to the channel it was taken from, and every route
+// to the arena (the torus's and the star's shared by a message, the
+// dragonfly's a packet's own) exactly once.
 func TestPacketLinkState(t *testing.T) {
 	torus := baseTopology(Torus)
 	torus.Dims, torus.Latency = []int{4, 4}, 100*Nanosecond
@@ -312,5 +317,41 @@ func TestPacketLinkState(t *testing.T) {
 				t.Errorf("%v: link %d ends with %d queued, woken %v", c.topo.Kind, l, lk.queued, lk.woken)
 			}
 		}
+		checkRoutesFreed(t, c.topo.Kind, &f.routes)
+	}
+}
+
+// checkRoutesFreed fails unless the arena's freed routes cover it
+// exactly: none is lost, none freed twice.
+func checkRoutesFreed(t *testing.T, kind TopologyKind, a *routeArena) {
+	t.Helper()
+	type span struct{ off, n int32 }
+	var freed []span
+	for n, offs := range a.free {
+		for _, off := range offs {
+			freed = append(freed, span{off, int32(n)})
+		}
+	}
+	slices.SortFunc(freed, func(x, y span) int { return cmp.Compare(x.off, y.off) })
+	end := int32(0)
+	for _, s := range freed {
+		if s.off != end {
+			t.Fatalf("%v: a freed route at %d of %d links, the one before ends at %d: routes lost or freed twice", kind, s.off, s.n, end)
+		}
+		end += s.n
+	}
+	if int(end) != len(a.links) {
+		t.Errorf("%v: freed routes cover %d of the arena's %d entries", kind, end, len(a.links))
+	}
+}
+
+// TestPacketSize: a packet fits half a cache line and a message one, so
+// that none lies across two (see packet and pktMsg).
+func TestPacketSize(t *testing.T) {
+	if s := unsafe.Sizeof(packet{}); s != 32 {
+		t.Errorf("a packet is %d bytes, want 32", s)
+	}
+	if s := unsafe.Sizeof(pktMsg{}); s != 64 {
+		t.Errorf("a message is %d bytes, want 64", s)
 	}
 }
