@@ -93,6 +93,15 @@ type p2pState struct {
 	asyncPending                int32   // asynchronous operations not yet complete
 	unawaited                   int32   // asynchronous operations issued since the last AWAIT COMPLETION
 	unawaitedAt                 stmtRef // the first of them
+
+	face faceMsg // the send a face waits to make while the task holds faceSending
+}
+
+// faceMsg is the one send of a face whose task waits for its CPU or NIC
+// before making it, kept so that resuming does not work it out again.
+type faceMsg struct {
+	bytes    int64
+	dst, tag int32
 }
 
 // p2p returns t's point-to-point state, making it on first use.
