@@ -81,7 +81,8 @@ type task struct {
 // p2pState is a task's state for point-to-point messages (those of the
 // collectives the event path expands included) and asynchronous
 // operations. It is made on first use: tasks that only compute, or whose
-// collectives the collective evaluator takes, hold 8 bytes instead of 176 (its allocation).
+// collectives the collective evaluator takes, hold 8 bytes instead of 176
+// (its allocation).
 type p2pState struct {
 	posted     matchQueue // posted receives (Sim.reqs) not yet matched, in posting order
 	unexpected matchQueue // messages (Sim.msgs) that arrived before their receive, in arrival order
