@@ -9,13 +9,13 @@ import "github.com/parley-hpc/parley/ir"
 // target the pattern names (the halo's six statements a step). Such a
 // statement never blocks, so its task needs no activity: it posts its
 // receives and sends at once, in the order the activity would, and when its
-// NIC or CPU is still busy before the send it holds faceSending, which
-// finds the send again from the statement when it resumes. Every task of a
+// NIC or CPU is still busy before the send it holds faceSending and keeps
+// the send in its point-to-point state until it resumes. Every task of a
 // 262,144-task halo built an activity and appended two operations to it for
 // each face and read them back when it resumed.
 
 // faceSending is the activity of a task whose face waits for its CPU or
-// NIC before its one send (see resumeFace). It is a sentinel, like
+// NIC before its one send (p2pState.face). It is a sentinel, like
 // doneActivity: no task owns it and it is never pooled.
 var faceSending = &activity{}
 
@@ -97,21 +97,23 @@ func (s *Sim) face(t *task, st *ir.Send) (finished, ok bool) {
 	if sendCount <= 0 {
 		return true, true
 	}
-	return s.faceSend(t, int32(dst), sendBytes, sendTag, stmt), true
+	return s.faceSend(t, faceMsg{bytes: sendBytes, dst: int32(dst), tag: sendTag}, stmt), true
 }
 
 // faceSend makes task t's one send of a face, when its CPU and NIC allow,
 // and reports whether the statement is done; otherwise t holds faceSending
-// (waiting to send) or issuedActivity (sent, waiting for its CPU), as an
-// activity would be held or retired.
-func (s *Sim) faceSend(t *task, dst int32, bytes int64, tag int32, stmt stmtRef) bool {
+// (waiting to send, the send kept in its point-to-point state) or
+// issuedActivity (sent, waiting for its CPU), as an activity would be held
+// or retired.
+func (s *Sim) faceSend(t *task, m faceMsg, stmt stmtRef) bool {
 	if at := t.sendReady(); at > s.now {
 		s.resumeAt(t, at)
 		t.act = faceSending
+		t.p2p().face = m
 		return false
 	}
 	t.issueAsync(stmt)
-	s.send(t, dst, bytes, tag, true, modeAsync, stmt)
+	s.send(t, m.dst, m.bytes, m.tag, true, modeAsync, stmt)
 	if t.cpuFree > s.now {
 		s.resumeAt(t, t.cpuFree)
 		t.act = issuedActivity
@@ -120,15 +122,8 @@ func (s *Sim) faceSend(t *task, dst int32, bytes int64, tag int32, stmt stmtRef)
 	return true
 }
 
-// resumeFace goes on with the face task t waits in (t.act is faceSending):
-// its statement is still the one at t.pc, its variables are as they were,
-// and the statement's pattern and message read nothing else, so they name
-// the same send as when t first came to it.
+// resumeFace goes on with the face task t waits in (t.act is faceSending)
+// with the send it kept: its statement is still the one at t.pc.
 func (s *Sim) resumeFace(t *task) bool {
-	st := s.code[t.pc].stmt.(*ir.Send)
-	f := t.frame()
-	_, p := s.sendersTo(t, st, st.Source, st.Target)
-	dst, _ := p.target(f, st.Target)
-	_, bytes, tag := s.message(st, false, st.Msg, f)
-	return s.faceSend(t, int32(dst), bytes, tag, ref(st))
+	return s.faceSend(t, t.pt.face, ref(s.code[t.pc].stmt))
 }

@@ -81,7 +81,8 @@ type task struct {
 // p2pState is a task's state for point-to-point messages (those of the
 // collectives the event path expands included) and asynchronous
 // operations. It is made on first use: tasks that only compute, or whose
-// collectives the collective evaluator takes, hold 8 bytes instead of 160.
+// collectives the collective evaluator takes, hold 8 bytes instead of 176
+// (its allocation).
 type p2pState struct {
 	posted     matchQueue // posted receives (Sim.reqs) not yet matched, in posting order
 	unexpected matchQueue // messages (Sim.msgs) that arrived before their receive, in arrival order
@@ -93,6 +94,15 @@ type p2pState struct {
 	asyncPending                int32   // asynchronous operations not yet complete
 	unawaited                   int32   // asynchronous operations issued since the last AWAIT COMPLETION
 	unawaitedAt                 stmtRef // the first of them
+
+	face faceMsg // the send a face waits to make while the task holds faceSending
+}
+
+// faceMsg is the one send of a face whose task waits for its CPU or NIC
+// before making it, kept so that resuming does not work it out again.
+type faceMsg struct {
+	bytes    int64
+	dst, tag int32
 }
 
 // p2p returns t's point-to-point state, making it on first use.
