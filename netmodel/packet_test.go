@@ -104,6 +104,17 @@ func TestPacketIncast(t *testing.T) {
 	}
 }
 
+// cyclicTopologies are a 4x4 torus and a dragonfly with Valiant routes:
+// topologies whose channel dependencies have cycles, where packets wait
+// for credit at switches when buffers are small.
+func cyclicTopologies() (torus, df Topology) {
+	torus = baseTopology(Torus)
+	torus.Dims, torus.Latency = []int{4, 4}, 100*Nanosecond
+	df = baseTopology(Dragonfly)
+	df.Groups, df.Routers, df.Hosts, df.GlobalLinks, df.Routing = 5, 2, 2, 2, "valiant"
+	return torus, df
+}
+
 // TestPacketNoDeadlock: every node of a 4x4 torus sends to the node
 // farthest away (2 hops along each ring, across the wrap-around for half
 // of them) with buffers of one packet: the channel dependencies of the
@@ -111,10 +122,7 @@ func TestPacketIncast(t *testing.T) {
 // arrives. A dragonfly's Valiant routes, which cross two global links,
 // likewise.
 func TestPacketNoDeadlock(t *testing.T) {
-	torus := baseTopology(Torus)
-	torus.Dims, torus.Latency = []int{4, 4}, 100*Nanosecond
-	df := baseTopology(Dragonfly)
-	df.Groups, df.Routers, df.Hosts, df.GlobalLinks, df.Routing = 5, 2, 2, 2, "valiant"
+	torus, df := cyclicTopologies()
 	for _, c := range []struct {
 		topo  Topology
 		nodes int64
@@ -257,10 +265,7 @@ func TestPacketDeliveryOrder(t *testing.T) {
 // to the arena (the torus's and the star's shared by a message, the
 // dragonfly's a packet's own) exactly once.
 func TestPacketLinkState(t *testing.T) {
-	torus := baseTopology(Torus)
-	torus.Dims, torus.Latency = []int{4, 4}, 100*Nanosecond
-	df := baseTopology(Dragonfly)
-	df.Groups, df.Routers, df.Hosts, df.GlobalLinks, df.Routing = 5, 2, 2, 2, "valiant"
+	torus, df := cyclicTopologies()
 	for _, c := range []struct {
 		topo     Topology
 		nodes    int64
