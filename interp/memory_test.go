@@ -141,3 +141,81 @@ func TestInverseOneEach(t *testing.T) {
 		}
 	}
 }
+
+// TestP2PStateLines: p2pState is three whole cache lines, which its size
+// class (192 bytes) starts on a line, and each group its comments name is
+// in one of them: the posted receives with the asynchronous accounts, the
+// four counters a send and a receive update, the rest.
+func TestP2PStateLines(t *testing.T) {
+	const line = 64
+	var p p2pState
+	if n := unsafe.Sizeof(p); n != 3*line {
+		t.Fatalf("p2pState is %d bytes, want %d", n, 3*line)
+	}
+	lineOf := func(off, size uintptr) uintptr {
+		if off/line != (off+size-1)/line {
+			t.Errorf("a field at %d, %d bytes, straddles two lines", off, size)
+		}
+		return off / line
+	}
+	for _, f := range []struct {
+		name      string
+		off, size uintptr
+		want      uintptr
+	}{
+		{"posted", unsafe.Offsetof(p.posted), unsafe.Sizeof(p.posted), 0},
+		{"asyncPending", unsafe.Offsetof(p.asyncPending), unsafe.Sizeof(p.asyncPending), 0},
+		{"unawaited", unsafe.Offsetof(p.unawaited), unsafe.Sizeof(p.unawaited), 0},
+		{"asyncDone", unsafe.Offsetof(p.asyncDone), unsafe.Sizeof(p.asyncDone), 0},
+		{"deferredMsgs", unsafe.Offsetof(p.deferredMsgs), unsafe.Sizeof(p.deferredMsgs), 0},
+		{"deferredBytes", unsafe.Offsetof(p.deferredBytes), unsafe.Sizeof(p.deferredBytes), 0},
+		{"cnt", unsafe.Offsetof(p.cnt), unsafe.Sizeof(p.cnt), 1},
+		{"total", unsafe.Offsetof(p.total), unsafe.Sizeof(p.total), 1},
+	} {
+		if got := lineOf(f.off, f.size); got != f.want {
+			t.Errorf("%s is in line %d, want %d", f.name, got, f.want)
+		}
+	}
+	// The allocator's objects of this size start on a line.
+	for range 100 {
+		heapP2P = &p2pState{}
+		if a := uintptr(unsafe.Pointer(heapP2P)); a%line != 0 {
+			t.Fatalf("a p2pState at %#x, not on a line", a)
+		}
+	}
+}
+
+// heapP2P makes TestP2PStateLines's states escape, to the heap.
+var heapP2P *p2pState
+
+// TestTaskGroups: the task's fields the event path reads sit in its first
+// two 32-byte groups, each within one cache line wherever a 160-byte task
+// starts in Sim.tasks (on a line or half-way through one).
+func TestTaskGroups(t *testing.T) {
+	var k task
+	if n := unsafe.Sizeof(k); n != 160 {
+		t.Fatalf("a task is %d bytes: the groups below assume 160", n)
+	}
+	for _, f := range []struct {
+		name      string
+		off, size uintptr
+		group     uintptr
+	}{
+		{"cpuFree", unsafe.Offsetof(k.cpuFree), unsafe.Sizeof(k.cpuFree), 0},
+		{"sendFree", unsafe.Offsetof(k.sendFree), unsafe.Sizeof(k.sendFree), 0},
+		{"recvFree", unsafe.Offsetof(k.recvFree), unsafe.Sizeof(k.recvFree), 0},
+		{"id", unsafe.Offsetof(k.id), unsafe.Sizeof(k.id), 0},
+		{"status", unsafe.Offsetof(k.status), unsafe.Sizeof(k.status), 0},
+		{"awaiting", unsafe.Offsetof(k.awaiting), unsafe.Sizeof(k.awaiting), 0},
+		{"sim", unsafe.Offsetof(k.sim), unsafe.Sizeof(k.sim), 1},
+		{"act", unsafe.Offsetof(k.act), unsafe.Sizeof(k.act), 1},
+		{"pt", unsafe.Offsetof(k.pt), unsafe.Sizeof(k.pt), 1},
+		{"pc", unsafe.Offsetof(k.pc), unsafe.Sizeof(k.pc), 1},
+		{"inbox", unsafe.Offsetof(k.inbox), unsafe.Sizeof(k.inbox), 1},
+		{"comm", unsafe.Offsetof(k.comm), unsafe.Sizeof(k.comm), 2},
+	} {
+		if g, end := f.off/32, (f.off+f.size-1)/32; g != f.group || end != g {
+			t.Errorf("%s (bytes %d to %d) is not within group %d", f.name, f.off, f.off+f.size, f.group)
+		}
+	}
+}
