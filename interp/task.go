@@ -57,11 +57,11 @@ const (
 // slots live in Sim.slots, and it holds no ir.Frame (see frame).
 //
 // At 160 bytes in Sim.tasks a task starts on a cache line or half-way
-// through one, so each 32-byte group from its start is in one line: the
-// first two hold what the event path reads of a task (whether its CPU is
-// free; what it does next; the NIC and its messages), and the third its
-// accounts of message overheads, so that a resumption or an arriving
-// message touches one or two of the task's lines, not three.
+// through one, so each 32-byte group from its start is in one line. The
+// first three hold what the event path reads of a task: whether its CPU is
+// free; its state, which every statement's frame reads; what it does next
+// and its messages' accounts. A resumption or an arriving message touches
+// two of the task's lines, not three.
 type task struct {
 	cpuFree, sendFree, recvFree Time // when the CPU and the NIC's two directions are next free
 	id                          int32
@@ -69,17 +69,18 @@ type task struct {
 	awaiting                    bool // blocked in AWAIT COMPLETION
 	awaitSeen                   bool // the Observer has been told of the AWAIT COMPLETION the task is blocked in
 
-	sim   *Sim
-	act   *activity // the statement in progress, when it takes several steps
-	pt    *p2pState // nil until the task takes part in point-to-point messages
-	pc    int32
-	inbox taskQueue // messages waiting for the CPU and the receiving NIC
+	sim  *Sim
+	act  *activity // the statement in progress, when it takes several steps
+	pt   *p2pState // nil until the task takes part in point-to-point messages
+	rare *taskRare // nil until needed
 
-	comm, compute Time // time spent in message overheads and computing
-	finish        Time
-	start         Time // when the counters were last reset: elapsed_usecs is now minus start
+	comm    Time // time spent in message overheads
+	pc      int32
+	inbox   taskQueue // messages waiting for the CPU and the receiving NIC
+	compute Time      // time spent computing
+	finish  Time
 
-	rare   *taskRare // nil until needed
+	start  Time // when the counters were last reset: elapsed_usecs is now minus start
 	stack  []loopFrame
 	total  struct{ collMsgs, collBytes int64 } // messages inside collectives, over the whole run
 	waitOn waitInfo                            // what the task is blocked on, for deadlock reports
