@@ -129,6 +129,7 @@ type msgCosts struct {
 	link                               *netmodel.LogGP
 	bytes                              int64
 	sendCPU, sendNIC, recvCPU, recvNIC Time
+	dataCPU, dataWire                  Time // a rendezvous's data (netmodel.LogGP.DataCosts)
 }
 
 // of returns the costs of a message of bytes on link, kept in c: most
@@ -139,6 +140,7 @@ func (c *msgCosts) of(link *netmodel.LogGP, bytes int64) *msgCosts {
 	if c.link != link || c.bytes != bytes {
 		*c = msgCosts{link: link, bytes: bytes, sendCPU: link.SendCPU(bytes), sendNIC: link.SendNIC(bytes),
 			recvCPU: link.RecvCPU(bytes), recvNIC: link.RecvNIC(bytes)}
+		c.dataCPU, c.dataWire = link.DataCosts(bytes)
 	}
 	return c
 }
@@ -368,9 +370,10 @@ func (s *Sim) clearToSend(id int32) {
 		return
 	}
 	link := s.msgLink(m)
-	cpu, wire := link.DataCosts(m.bytes)
+	c := s.costs.of(link, m.bytes)
+	cpu, wire := c.dataCPU, c.dataWire
 	t.cpuFree = s.now + cpu
-	t.sendFree = s.now + link.SendNIC(m.bytes)
+	t.sendFree = s.now + c.sendNIC
 	t.comm += cpu
 	if s.tl != nil {
 		// The CPU's part: the wire's goes on while the task does other

@@ -19,6 +19,7 @@ func TestMsgCosts(t *testing.T) {
 		got := *c.of(q.link, q.bytes)
 		want := msgCosts{link: q.link, bytes: q.bytes, sendCPU: q.link.SendCPU(q.bytes), sendNIC: q.link.SendNIC(q.bytes),
 			recvCPU: q.link.RecvCPU(q.bytes), recvNIC: q.link.RecvNIC(q.bytes)}
+		want.dataCPU, want.dataWire = q.link.DataCosts(q.bytes)
 		if got != want {
 			t.Fatalf("ask %d (%d bytes): %+v, want %+v", i, q.bytes, got, want)
 		}
