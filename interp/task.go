@@ -55,66 +55,47 @@ const (
 // task is one task's whole state. A million of them must fit, so fields
 // are ordered to pack and the rarely used ones live in rare. Its variable
 // slots live in Sim.slots, and it holds no ir.Frame (see frame).
-//
-// At 160 bytes in Sim.tasks a task starts on a cache line or half-way
-// through one, so each 32-byte group from its start is in one line. The
-// first three hold what the event path reads of a task: whether its CPU is
-// free; its state, which every statement's frame reads; what it does next
-// and its messages' accounts. A resumption or an arriving message touches
-// two of the task's lines, not three.
 type task struct {
+	sim   *Sim
+	act   *activity // the statement in progress, when it takes several steps
+	rare  *taskRare // nil until needed
+	pt    *p2pState // nil until the task takes part in point-to-point messages
+	stack []loopFrame
+
 	cpuFree, sendFree, recvFree Time // when the CPU and the NIC's two directions are next free
-	id                          int32
-	status                      taskStatus
-	awaiting                    bool // blocked in AWAIT COMPLETION
-	awaitSeen                   bool // the Observer has been told of the AWAIT COMPLETION the task is blocked in
+	compute, comm               Time // time spent computing and in message overheads
+	finish                      Time
 
-	sim  *Sim
-	act  *activity // the statement in progress, when it takes several steps
-	pt   *p2pState // nil until the task takes part in point-to-point messages
-	rare *taskRare // nil until needed
+	start Time                                // when the counters were last reset: elapsed_usecs is now minus start
+	total struct{ collMsgs, collBytes int64 } // messages inside collectives, over the whole run
 
-	comm    Time // time spent in message overheads
-	pc      int32
-	inbox   taskQueue // messages waiting for the CPU and the receiving NIC
-	compute Time      // time spent computing
-	finish  Time
-
-	start  Time // when the counters were last reset: elapsed_usecs is now minus start
-	stack  []loopFrame
-	total  struct{ collMsgs, collBytes int64 } // messages inside collectives, over the whole run
-	waitOn waitInfo                            // what the task is blocked on, for deadlock reports
-	outbox taskQueue                           // clear-to-sends waiting for the CPU and the sending NIC
+	id, pc    int32
+	waitOn    waitInfo  // what the task is blocked on, for deadlock reports
+	inbox     taskQueue // messages waiting for the CPU and the receiving NIC
+	outbox    taskQueue // clear-to-sends waiting for the CPU and the sending NIC
+	status    taskStatus
+	awaiting  bool // blocked in AWAIT COMPLETION
+	awaitSeen bool // the Observer has been told of the AWAIT COMPLETION the task is blocked in
 }
 
 // p2pState is a task's state for point-to-point messages (those of the
 // collectives the event path expands included) and asynchronous
 // operations. It is made on first use: tasks that only compute, or whose
-// collectives the collective evaluator takes, hold 8 bytes instead of 192
+// collectives the collective evaluator takes, hold 8 bytes instead of 176
 // (its allocation).
-//
-// It is three cache lines, laid out by who reads them: at hundreds of
-// thousands of tasks each is a miss on a message's path. Its 192 bytes are
-// the allocator's size class of that size, whose objects start on a line,
-// so the lines are the groups below wherever it sits.
 type p2pState struct {
-	// Posting a receive and a message's arrival: the receives waiting
-	// and the asynchronous operations' accounts.
-	posted                      matchQueue // posted receives (Sim.reqs) not yet matched, in posting order
-	asyncPending                int32      // asynchronous operations not yet complete
-	unawaited                   int32      // asynchronous operations issued since the last AWAIT COMPLETION
-	asyncDone                   Time       // when the last asynchronous operation completed
-	deferredMsgs, deferredBytes int64      // asynchronous receives, counted at AWAIT COMPLETION
-	unawaitedAt                 stmtRef    // the first of them
-	_                           [4]byte
+	posted     matchQueue // posted receives (Sim.reqs) not yet matched, in posting order
+	unexpected matchQueue // messages (Sim.msgs) that arrived before their receive, in arrival order
 
-	// Every message sent and received: the counters (a send's and a
-	// receive's fields of both share the line).
 	cnt, total msgCounts // the program's counters, and its whole-run totals
 
-	unexpected matchQueue // messages (Sim.msgs) that arrived before their receive, in arrival order
-	face       faceMsg    // the send a face waits to make while the task holds faceSending
-	_          [24]byte
+	asyncDone                   Time    // when the last asynchronous operation completed
+	deferredMsgs, deferredBytes int64   // asynchronous receives, counted at AWAIT COMPLETION
+	asyncPending                int32   // asynchronous operations not yet complete
+	unawaited                   int32   // asynchronous operations issued since the last AWAIT COMPLETION
+	unawaitedAt                 stmtRef // the first of them
+
+	face faceMsg // the send a face waits to make while the task holds faceSending
 }
 
 // faceMsg is the one send of a face whose task waits for its CPU or NIC
