@@ -453,7 +453,7 @@ type cfEval struct {
 	// The tail is not quiet: every task's last event must be scheduled
 	// before the first task leaves (see "Leaving the call").
 	strict bool
-	last   cfCosts // the costs last looked up
+	last   msgCosts // the costs last looked up
 	// The last size combine priced, and its time.
 	combined    int64
 	combineTime Time
@@ -703,24 +703,6 @@ func (ev *cfEval) combine(id int32, bytes int64) Time {
 	return ev.combineTime
 }
 
-// cfCosts are a message's LogGOPS costs on one link.
-type cfCosts struct {
-	link                               *netmodel.LogGP
-	bytes                              int64
-	sendCPU, sendNIC, recvCPU, recvNIC Time
-}
-
-// costs returns the costs of a message of bytes on link. The messages of
-// a call mostly have one size, so the last size's are kept.
-func (ev *cfEval) costs(link *netmodel.LogGP, bytes int64) *cfCosts {
-	c := &ev.last
-	if c.link != link || c.bytes != bytes {
-		*c = cfCosts{link: link, bytes: bytes, sendCPU: link.SendCPU(bytes), sendNIC: link.SendNIC(bytes),
-			recvCPU: link.RecvCPU(bytes), recvNIC: link.RecvNIC(bytes)}
-	}
-	return c
-}
-
 // wake schedules task id's wake-up at at (or now, if earlier), from an
 // event at now.
 func (ev *cfEval) wake(id int32, at, now Time) {
@@ -770,7 +752,7 @@ func (ev *cfEval) run(id int32, now Time) {
 			c.sendPosted = true
 			dst := st.sendTo
 			link := ev.link(id, dst)
-			cost := ev.costs(link, st.sendBytes)
+			cost := ev.last.of(link, st.sendBytes)
 			cpu := cost.sendCPU
 			c.cpu = now + cpu
 			c.snd = now + cost.sendNIC
@@ -875,7 +857,7 @@ func (ev *cfEval) arrive(id, m int32, now Time) {
 		ev.requeue(m, free)
 		return
 	}
-	cost := ev.costs(ev.link(ev.msgs.at(m).src, id), ev.msgs.at(m).bytes)
+	cost := ev.last.of(ev.link(ev.msgs.at(m).src, id), ev.msgs.at(m).bytes)
 	cpu := cost.recvCPU
 	c.cpu = now + cpu
 	c.rcv = now + cost.recvNIC

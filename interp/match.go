@@ -27,22 +27,26 @@ const longQueue = 64
 
 // take removes and returns the oldest entry whose key is (src, tag), or -1.
 func (q *matchQueue) take(src, tag int32, key func(id int32) (src, tag int32)) int32 {
-	ids := *q
-	for i, id := range ids {
-		if s, t := key(id); s != src || t != tag {
-			continue
+	for i, id := range *q {
+		if s, t := key(id); s == src && t == tag {
+			q.remove(i)
+			return id
 		}
-		switch {
-		case len(ids) >= longQueue && i < len(ids)/2:
-			copy(ids[1:i+1], ids[:i])
-			*q = ids[1:]
-		default:
-			copy(ids[i:], ids[i+1:])
-			*q = ids[:len(ids)-1]
-		}
-		return id
 	}
 	return -1
+}
+
+// remove removes the entry at index i.
+func (q *matchQueue) remove(i int) {
+	ids := *q
+	switch {
+	case len(ids) >= longQueue && i < len(ids)/2:
+		copy(ids[1:i+1], ids[:i])
+		*q = ids[1:]
+	default:
+		copy(ids[i:], ids[i+1:])
+		*q = ids[:len(ids)-1]
+	}
 }
 
 // each calls fn for every entry's id, in order.

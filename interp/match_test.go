@@ -46,3 +46,60 @@ func TestMatchQueueOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestTakePosted checks takePosted, which tries the oldest posted receive
+// before searching, against take: the same receive, the same queue after,
+// whether the one wanted is first, further back, or absent.
+func TestTakePosted(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	var s Sim
+	var p, ref p2pState
+	for round := range 3000 {
+		if rng.IntN(2) == 0 {
+			id, _ := s.reqs.alloc()
+			r := s.reqs.at(id)
+			r.src, r.tag = rng.Int32N(3), rng.Int32N(2)
+			p.posted.push(id)
+			ref.posted.push(id)
+			continue
+		}
+		src, tag := rng.Int32N(3), rng.Int32N(2)
+		want := ref.posted.take(src, tag, s.reqKey)
+		if got := s.takePosted(&p, src, tag); got != want {
+			t.Fatalf("round %d: takePosted(%d, %d) = %d, want %d", round, src, tag, got, want)
+		}
+		if !slices.Equal(p.posted, ref.posted) {
+			t.Fatalf("round %d: posted %v, want %v", round, p.posted, ref.posted)
+		}
+	}
+}
+
+// TestSlabChunks: items stay where they are and keep what they hold as the
+// slab grows past its first chunks, and a released item comes back zeroed.
+func TestSlabChunks(t *testing.T) {
+	var sl slab[message]
+	const n = 3*slabChunk + 5
+	var first *message
+	for i := range n {
+		id, ok := sl.alloc()
+		if !ok || id != int32(i) {
+			t.Fatalf("alloc %d = %d, %v", i, id, ok)
+		}
+		sl.at(id).bytes = int64(i)
+		if i == 0 {
+			first = sl.at(0)
+		}
+	}
+	for i := range n {
+		if got := sl.at(int32(i)).bytes; got != int64(i) {
+			t.Fatalf("item %d holds %d", i, got)
+		}
+	}
+	if sl.at(0) != first {
+		t.Fatal("item 0 moved as the slab grew")
+	}
+	sl.release(slabChunk + 1)
+	if id, _ := sl.alloc(); id != slabChunk+1 || sl.at(id).bytes != 0 {
+		t.Fatalf("realloc gave %d holding %d, want %d zeroed", id, sl.at(id).bytes, slabChunk+1)
+	}
+}

@@ -96,6 +96,20 @@ func (s *Sim) freeMsg(id int32) { s.msgs.release(id) }
 func (s *Sim) msgKey(id int32) (src, tag int32) { m := s.msgs.at(id); return m.src, m.tag }
 func (s *Sim) reqKey(id int32) (src, tag int32) { r := s.reqs.at(id); return r.src, r.tag }
 
+// takePosted removes and returns p's oldest posted receive from processor
+// src with tag, or -1. It is posted.take with that receive's usual place,
+// the front, tried first and without calling reqKey through a function
+// value: every arriving message looks.
+func (s *Sim) takePosted(p *p2pState, src, tag int32) int32 {
+	if q := p.posted; len(q) > 0 {
+		if id := q[0]; s.reqs.at(id).src == src && s.reqs.at(id).tag == tag {
+			p.posted.remove(0)
+			return id
+		}
+	}
+	return p.posted.take(src, tag, s.reqKey)
+}
+
 // link returns the network parameters between two processors.
 func (s *Sim) link(a, b int32) *netmodel.LogGP {
 	if s.spread && a != b {
@@ -109,6 +123,27 @@ func (s *Sim) link(a, b int32) *netmodel.LogGP {
 // msgLink returns the network parameters a message travels by: its
 // link's, in the regime of its size.
 func (s *Sim) msgLink(m *message) *netmodel.LogGP { return s.link(m.src, m.dst).At(m.bytes) }
+
+// msgCosts are a message's LogGOPS costs on one link.
+type msgCosts struct {
+	link                               *netmodel.LogGP
+	bytes                              int64
+	sendCPU, sendNIC, recvCPU, recvNIC Time
+	dataCPU, dataWire                  Time // a rendezvous's data (netmodel.LogGP.DataCosts)
+}
+
+// of returns the costs of a message of bytes on link, kept in c: most
+// messages have the size of the one before (every face of a halo, every
+// message of a collective call), and each cost is a 128-bit product and
+// division (netmodel.PerByte.Times).
+func (c *msgCosts) of(link *netmodel.LogGP, bytes int64) *msgCosts {
+	if c.link != link || c.bytes != bytes {
+		*c = msgCosts{link: link, bytes: bytes, sendCPU: link.SendCPU(bytes), sendNIC: link.SendNIC(bytes),
+			recvCPU: link.RecvCPU(bytes), recvNIC: link.RecvNIC(bytes)}
+		c.dataCPU, c.dataWire = link.DataCosts(bytes)
+	}
+	return c
+}
 
 // sendReady reports when task t's CPU and NIC allow its next send.
 func (t *task) sendReady() Time { return max(t.sim.now, t.cpuFree, t.sendFree) }
@@ -135,8 +170,9 @@ func (s *Sim) send(t *task, dst int32, bytes int64, tag int32, counted bool, mod
 			t.p2p().asyncPending++
 		}
 	} else {
-		cpu = link.SendCPU(bytes)
-		t.sendFree = s.now + link.SendNIC(bytes)
+		c := s.costs.of(link, bytes)
+		cpu = c.sendCPU
+		t.sendFree = s.now + c.sendNIC
 	}
 	t.cpuFree = s.now + cpu
 	t.comm += cpu
@@ -170,7 +206,11 @@ func (s *Sim) send(t *task, dst int32, bytes int64, tag int32, counted bool, mod
 func (s *Sim) postRecv(t *task, req int32) (pending bool, doneAt Time) {
 	r := s.reqs.at(req)
 	p := t.p2p()
-	if id := p.unexpected.take(r.src, r.tag, s.msgKey); id >= 0 {
+	id := int32(-1)
+	if p.unexpected.len() > 0 { // mostly none is waiting: no call then
+		id = p.unexpected.take(r.src, r.tag, s.msgKey)
+	}
+	if id >= 0 {
 		m := s.msgs.at(id)
 		if !m.rendezvous {
 			doneAt = max(s.now, m.readyAt)
@@ -202,7 +242,7 @@ func (s *Sim) arrive(id int32) {
 	p := r.p2p()
 	if m.rendezvous {
 		// A request costs the receiver nothing; it waits for a receive.
-		if req := p.posted.take(m.src, m.tag, s.reqKey); req >= 0 {
+		if req := s.takePosted(p, m.src, m.tag); req >= 0 {
 			m.recv = req + 1
 			s.schedule(s.now+s.latency(s.msgLink(m), m.dst, m.src), makeEvent(evCTS, id))
 			return
@@ -224,7 +264,7 @@ func (s *Sim) arrive(id int32) {
 	if r.status != done {
 		ready = s.absorb(r, m, id)
 	}
-	if req := p.posted.take(m.src, m.tag, s.reqKey); req >= 0 {
+	if req := s.takePosted(p, m.src, m.tag); req >= 0 {
 		s.freeMsg(id)
 		s.recvDone(r, req, ready)
 	} else {
@@ -310,10 +350,10 @@ func (s *Sim) wakeOutbox(t *task) {
 // absorb charges the receiver's CPU and NIC for message id's data and
 // returns when the receive is complete.
 func (s *Sim) absorb(r *task, m *message, id int32) Time {
-	link := s.msgLink(m)
-	cpu := link.RecvCPU(m.bytes)
+	c := s.costs.of(s.msgLink(m), m.bytes)
+	cpu := c.recvCPU
 	r.cpuFree = s.now + cpu
-	r.recvFree = s.now + link.RecvNIC(m.bytes)
+	r.recvFree = s.now + c.recvNIC
 	r.comm += cpu
 	if s.tl != nil {
 		s.recordRecv(r, id, m, s.now, r.cpuFree)
@@ -330,9 +370,10 @@ func (s *Sim) clearToSend(id int32) {
 		return
 	}
 	link := s.msgLink(m)
-	cpu, wire := link.DataCosts(m.bytes)
+	c := s.costs.of(link, m.bytes)
+	cpu, wire := c.dataCPU, c.dataWire
 	t.cpuFree = s.now + cpu
-	t.sendFree = s.now + link.SendNIC(m.bytes)
+	t.sendFree = s.now + c.sendNIC
 	t.comm += cpu
 	if s.tl != nil {
 		// The CPU's part: the wire's goes on while the task does other

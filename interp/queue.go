@@ -80,8 +80,9 @@ func (q *eventQueue) len() int { return q.n }
 func (q *eventQueue) newNode(e event) int32 {
 	if q.freeNodes > 0 {
 		i := q.freeNodes - 1
-		q.freeNodes = q.nodes[i].next + 1
-		q.nodes[i] = node{ev: e, next: -1}
+		n := &q.nodes[i] // one bounds check, not two: every event comes here
+		q.freeNodes = n.next + 1
+		n.ev, n.next = e, -1
 		return i
 	}
 	q.nodes = append(q.nodes, node{ev: e, next: -1})
@@ -127,9 +128,10 @@ func (q *eventQueue) pop() (Time, event) {
 	top := &q.heap[0]
 	b := &q.buckets[top.bucket]
 	k := b.head
-	e := q.nodes[k].ev
-	b.head = q.nodes[k].next
-	q.nodes[k].next = q.freeNodes - 1
+	n := &q.nodes[k]
+	e := n.ev
+	b.head = n.next
+	n.next = q.freeNodes - 1
 	q.freeNodes = k + 1
 	at := b.at
 	if b.head < 0 {

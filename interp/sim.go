@@ -139,6 +139,7 @@ type Sim struct {
 
 	msgs  slab[message]
 	reqs  slab[recvReq]
+	costs msgCosts  // the event path's messages' costs, for the size last priced
 	stmts []ir.Stmt // by ID
 	// sameMsg, by statement ID, says whether a receive statement's message
 	// is the same from every sender (senderFree): 0 not yet known, 1 yes,

@@ -9,12 +9,19 @@ const slabChunk = 1 << 12
 // messages and receive requests live in slabs of pointer-free structs, so
 // the garbage collector need not look inside them however many there are.
 type slab[T any] struct {
-	chunks [][]T
+	chunks []*[slabChunk]T
 	free   []int32
 	n      int32 // indices handed out so far
 }
 
-func (sl *slab[T]) at(id int32) *T { return &sl.chunks[id/slabChunk][id%slabChunk] }
+// at returns item id. Every message and receive is looked up here several
+// times, so it is kept to a shift, a mask and one bounds check: the index
+// is unsigned (a signed one pays for rounding towards zero) and a chunk is
+// an array, whose masked index needs no check.
+func (sl *slab[T]) at(id int32) *T {
+	u := uint32(id)
+	return &sl.chunks[u/slabChunk][u%slabChunk]
+}
 
 // alloc returns the index of a zeroed item, or false if maxID are in use.
 func (sl *slab[T]) alloc() (int32, bool) {
@@ -29,7 +36,7 @@ func (sl *slab[T]) alloc() (int32, bool) {
 	id := sl.n
 	sl.n++
 	if int(id/slabChunk) == len(sl.chunks) {
-		sl.chunks = append(sl.chunks, make([]T, slabChunk))
+		sl.chunks = append(sl.chunks, new([slabChunk]T))
 	}
 	return id, true
 }
