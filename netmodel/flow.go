@@ -134,9 +134,10 @@ type linkMark struct {
 }
 
 type flow struct {
-	// path is the route, the link ids from source to destination, then
-	// the flow's index in each of those links' lists while it shares them
-	// with others (see linkMark).
+	// path is the route, the link ids from source to destination. (A
+	// flow's place in the lists of the links it shares is not kept: an
+	// end finds it in each list, as the refill that follows reads the
+	// whole list anyway.)
 	path      []int32
 	remaining float64 // bytes not yet sent as of last
 	rate      float64 // bytes per picosecond
@@ -160,13 +161,12 @@ type dueFlow struct {
 // and last had its rate fixed.
 type flowMark struct{ mark, fixed uint32 }
 
-func (fl *flow) route() []int32 { return fl.path[:len(fl.path)/2] }
+func (fl *flow) route() []int32 { return fl.path }
 
 // sharing reports whether the flow shares its links now: it has started
 // and not ended. (last says it rather than a flag of its own, which would
 // make a flow 80 bytes instead of 72, and the halo has 24,576 in flight.)
 func (fl *flow) sharing() bool { return fl.last >= 0 }
-func (fl *flow) pos() []int32  { return fl.path[len(fl.path)/2:] }
 
 // flowChunk is how many flows FlowNet allocates at once: chunks, not one
 // growing slice, so that the flows cost what is in flight and never move.
@@ -276,16 +276,16 @@ func (f *FlowNet) Send(at Duration, a, b int64, n int64, token int32) {
 	}
 	fl := f.flow(id)
 	// The route is built on the stack and copied into a path of its exact
-	// size, with room for pos, allocated only when the flow's id has not
-	// had one as long: grown by append, paths took four times the room,
-	// and the flows in flight hold them all at once.
+	// size, allocated only when the flow's id has not had one as long:
+	// grown by append, paths took four times the room, and the flows in
+	// flight hold them all at once.
 	var buf [64]int32
 	route := f.topo.Route(a, b, f.hash(a, b), buf[:0])
 	hops := len(route)
-	if cap(fl.path) < 2*hops {
-		fl.path = make([]int32, 2*hops)
+	if cap(fl.path) < hops {
+		fl.path = make([]int32, hops)
 	}
-	fl.path = fl.path[:2*hops]
+	fl.path = fl.path[:hops]
 	copy(fl.path, route)
 	lat := f.routeLatency(fl.route())
 	fl.remaining, fl.rate, fl.token, fl.last = float64(n), 0, token, -1
@@ -445,26 +445,21 @@ func (f *FlowNet) Step(now Duration, done func(token int32)) {
 		}
 		if !fl.sharing() && fl.remaining > 0 {
 			fl.last = fl.at
-			pos := fl.pos()
 			// A flow's bytes count on its links as it starts, when they
 			// are read anyway: all of them, since they will cross.
 			n := int64(fl.remaining)
 			route := fl.route()
-			for i, l := range route {
+			for _, l := range route {
 				f.bytes[l] += n
 				m := &f.linkMark[l]
 				switch m.flows {
 				case 0:
 					m.aux = id
 				case 1: // the lone flow and this one share it now
-					lone := f.flow(m.aux)
-					lone.pos()[slices.Index(lone.route(), l)] = 0
 					k := f.newList()
 					f.lists[k] = append(f.lists[k], m.aux, id)
 					m.aux = k
-					pos[i] = 1
 				default:
-					pos[i] = int32(len(f.lists[m.aux]))
 					f.lists[m.aux] = append(f.lists[m.aux], id)
 				}
 				m.flows++
@@ -476,8 +471,7 @@ func (f *FlowNet) Step(now Duration, done func(token int32)) {
 			continue
 		}
 		if fl.sharing() {
-			pos := fl.pos()
-			for i, l := range fl.route() {
+			for _, l := range fl.route() {
 				m := &f.linkMark[l]
 				m.flows--
 				switch m.flows {
@@ -485,16 +479,18 @@ func (f *FlowNet) Step(now Duration, done func(token int32)) {
 					continue // an empty link has nothing to refill
 				case 1: // the other flow is alone on it now
 					k := m.aux
-					m.aux = f.lists[k][1-pos[i]]
-					f.lists[k] = f.lists[k][:0]
+					list := f.lists[k]
+					m.aux = list[0]
+					if m.aux == id {
+						m.aux = list[1]
+					}
+					f.lists[k] = list[:0]
 					f.freeLists = append(f.freeLists, k)
 				default:
+					// The last flow takes the ending one's place.
 					list := f.lists[m.aux]
 					last := len(list) - 1
-					moved := list[last]
-					list[pos[i]] = moved
-					mf := f.flow(moved)
-					mf.pos()[slices.Index(mf.route(), l)] = pos[i]
+					list[slices.Index(list, id)] = list[last]
 					f.lists[m.aux] = list[:last]
 				}
 				f.changed = append(f.changed, l)
@@ -639,7 +635,7 @@ func (f *FlowNet) maxMin() {
 	// order and at the same rates; the heap holds only the links that
 	// flows share, on a torus or a fat tree most of a route. Most caps
 	// are never reached (their flows are fixed first by a shared link), so
-	// they are heaped only once one is (see capHeap).
+	// they are gathered and heaped only once one is (see capHeap).
 	f.fill.init()
 	fix := func(id int32, rate float64) {
 		fl := f.flow(id)
@@ -659,6 +655,9 @@ func (f *FlowNet) maxMin() {
 			if id := c.id; f.mark(id).fixed != f.epoch {
 				fix(id, c.rate)
 			}
+			if !f.caps.built() {
+				f.gatherCaps()
+			}
 			f.caps.pop()
 			continue
 		}
@@ -669,6 +668,25 @@ func (f *FlowNet) maxMin() {
 			}
 		}
 	}
+}
+
+// gatherCaps gives the cap heap the component's caps, the ones component
+// and join pushed: each flow's window bound, if it has one, and the links
+// it alone crosses.
+func (f *FlowNet) gatherCaps() {
+	caps := f.caps.items[:0]
+	for _, id := range f.compF {
+		fl := f.flow(id)
+		if b := f.bound(fl); !math.IsInf(b, 1) {
+			caps = append(caps, flowCap{b, -1, id})
+		}
+		for _, l := range fl.route() {
+			if f.linkMark[l].flows == 1 {
+				caps = append(caps, flowCap{f.bw[f.class(l)], l, id})
+			}
+		}
+	}
+	f.caps.build(caps)
 }
 
 // reschedule sets when each of the component's flows ends at its new rate.
