@@ -523,65 +523,55 @@ func (f *FlowNet) refill(now Duration) {
 		f.stats.Refills++
 		f.component(l, now)
 		f.stats.Refilled += int64(len(f.compF))
-		f.maxMin()
-		f.reschedule(now)
+		f.maxMin(now)
 	}
 }
 
-// component gathers in compF and compL the flows and links joined to link
-// l, marking them with the current epoch, and readies them for maxMin as
-// it goes, each flow's bytes sent until now taken off, so that the
-// component's links and flows are each read once before the filling.
+// component gathers in compF the flows joined to link l and in compL the
+// links they share, marking them and the links they alone cross with the
+// current epoch, and readies them for maxMin as it goes (see enter), so
+// that the component's links and flows are each read once before the
+// filling. The links a flow alone crosses need no walk: their flow is in.
 func (f *FlowNet) component(l int32, now Duration) {
 	f.compF, f.compL = f.compF[:0], f.compL[:0]
 	f.fill.reset()
 	f.caps.reset()
-	windowed := f.params.TCPGamma > 0
-	var one [1]int32
-	f.join(l, f.flowsOn(l, &one)[0])
+	if m := &f.linkMark[l]; m.flows == 1 {
+		f.join(l, m.aux)
+		f.enter(m.aux, now)
+	} else {
+		f.join(l, -1)
+	}
 	for i := 0; i < len(f.compL); i++ {
-		l := f.compL[i]
-		if f.linkMark[l].flows == 1 && i > 0 {
-			continue // its flow is the one that joined it: in already
-		}
-		for _, id := range f.flowsOn(l, &one) {
-			m := f.mark(id)
-			if m.mark == f.epoch {
-				continue
-			}
-			m.mark = f.epoch
-			fl := f.flow(id)
-			f.compF = append(f.compF, id)
-			fl.remaining = max(fl.remaining-fl.rate*float64(now-fl.last), 0)
-			fl.last = now
-			// A flow bounded by its window is fixed at the bound when the
-			// bound is at or below every share it could get: a cap that
-			// wins ties (see maxMin).
-			if windowed {
-				if b := f.bound(fl); !math.IsInf(b, 1) {
-					f.caps.push(flowCap{b, -1, id})
-				}
-			}
-			for _, l2 := range fl.route() {
-				if f.linkMark[l2].epoch != f.epoch {
-					f.join(l2, id)
-				}
+		for _, id := range f.lists[f.linkMark[f.compL[i]].aux] {
+			if f.mark(id).mark != f.epoch {
+				f.enter(id, now)
 			}
 		}
 	}
 }
 
-// flowsOn returns the flows sharing link l now, in the link's order; a
-// lone flow in one.
-func (f *FlowNet) flowsOn(l int32, one *[1]int32) []int32 {
-	switch m := &f.linkMark[l]; m.flows {
-	case 0:
-		return nil
-	case 1:
-		one[0] = m.aux
-		return one[:]
-	default:
-		return f.lists[m.aux]
+// enter adds flow id to the component: its bytes sent until now are
+// taken off, its window bound is a cap, and the links of its route not in
+// the component yet join it.
+func (f *FlowNet) enter(id int32, now Duration) {
+	f.mark(id).mark = f.epoch
+	fl := f.flow(id)
+	f.compF = append(f.compF, id)
+	fl.remaining = max(fl.remaining-fl.rate*float64(now-fl.last), 0)
+	fl.last = now
+	// A flow bounded by its window is fixed at the bound when the bound is
+	// at or below every share it could get: a cap that wins ties (see
+	// maxMin).
+	if f.params.TCPGamma > 0 {
+		if b := f.bound(fl); !math.IsInf(b, 1) {
+			f.caps.push(flowCap{b, -1, id})
+		}
+	}
+	for _, l := range fl.route() {
+		if f.linkMark[l].epoch != f.epoch {
+			f.join(l, id)
+		}
 	}
 }
 
@@ -597,34 +587,36 @@ func (f *FlowNet) newList() int32 {
 	return int32(len(f.lists) - 1)
 }
 
-// join adds link l, which flow id crosses, to the component: its whole
-// bandwidth to give out, and a cap or a place in the filling heap (see
-// maxMin). A cap's flow is id, so the link's list need not be read.
+// join adds link l, which flow id crosses, to the component: a link id
+// alone crosses is a cap on it (see maxMin), and one that flows share
+// goes into compL and the filling heap with its whole bandwidth to give
+// out. A cap's flow is id, so the link's list need not be read.
 func (f *FlowNet) join(l, id int32) {
 	m := &f.linkMark[l]
 	m.epoch = f.epoch
-	f.compL = append(f.compL, l)
 	bw := f.bw[f.class(l)]
-	switch m.flows {
-	case 0:
-	case 1:
+	if m.flows == 1 {
 		f.caps.push(flowCap{bw, l, id})
-	default:
-		m.slot = f.fill.add(l, bw, m.flows)
+		return
 	}
+	f.compL = append(f.compL, l)
+	m.slot = f.fill.add(l, bw, m.flows)
 }
 
 // maxMin gives the component's flows their max-min fair rates by
-// progressive filling.
-func (f *FlowNet) maxMin() {
+// progressive filling, and each its end at its rate as it is fixed (see
+// setRate).
+func (f *FlowNet) maxMin(now Duration) {
 	if len(f.compF) == 1 {
 		// The common case: a flow alone on its links goes at the
 		// slowest of them, or its bound.
-		fl := f.flow(f.compF[0])
-		fl.rate = f.bound(fl)
+		id := f.compF[0]
+		fl := f.flow(id)
+		rate := f.bound(fl)
 		for _, l := range fl.route() {
-			fl.rate = min(fl.rate, f.bw[f.class(l)])
+			rate = min(rate, f.bw[f.class(l)])
 		}
+		f.setRate(id, fl, rate, now)
 		return
 	}
 	// A link that one flow alone crosses is a cap on that flow, not a
@@ -639,7 +631,8 @@ func (f *FlowNet) maxMin() {
 	f.fill.init()
 	fix := func(id int32, rate float64) {
 		fl := f.flow(id)
-		fl.rate, f.mark(id).fixed = rate, f.epoch
+		f.mark(id).fixed = f.epoch
+		f.setRate(id, fl, rate, now)
 		for _, l := range fl.route() {
 			if m := &f.linkMark[l]; m.flows > 1 { // else a cap, not in the heap
 				f.fill.fix(l, m.slot, rate)
@@ -689,18 +682,17 @@ func (f *FlowNet) gatherCaps() {
 	f.caps.build(caps)
 }
 
-// reschedule sets when each of the component's flows ends at its new rate.
-func (f *FlowNet) reschedule(now Duration) {
-	for _, id := range f.compF {
-		fl := f.flow(id)
-		d := Duration(0)
-		if fl.rate > 0 {
-			d = Duration(math.Ceil(fl.remaining / fl.rate))
-		} else {
-			d = MaxTime // a flow on a link with no bandwidth left never ends
-		}
-		f.schedule(id, fl, now+min(d, MaxTime))
+// setRate gives flow id, fl, its rate from now and sets when it ends at
+// that rate. It runs as the flow is fixed, while the flow is in cache,
+// rather than in a pass of its own over the component: the flows of one
+// that spans the benchmark's torus do not all fit.
+func (f *FlowNet) setRate(id int32, fl *flow, rate float64, now Duration) {
+	fl.rate = rate
+	d := MaxTime // a flow on a link with no bandwidth left never ends
+	if rate > 0 {
+		d = min(Duration(math.Ceil(fl.remaining/rate)), MaxTime)
 	}
+	f.schedule(id, fl, now+d)
 }
 
 // bound returns the bound on flow fl's rate of its TCP window, tcp_gamma

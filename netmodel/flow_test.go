@@ -324,6 +324,20 @@ func checkLinkFlows(t *testing.T, f *FlowNet) {
 	}
 }
 
+// flowsOn returns the flows sharing link l now, in the link's order; a
+// lone flow in one.
+func (f *FlowNet) flowsOn(l int32, one *[1]int32) []int32 {
+	switch m := &f.linkMark[l]; m.flows {
+	case 0:
+		return nil
+	case 1:
+		one[0] = m.aux
+		return one[:]
+	default:
+		return f.lists[m.aux]
+	}
+}
+
 // fillRates is max-min fairness by progressive filling as
 // docs/networks.md states it, over every flow sharing links now, with
 // linear scans: the link with the least bandwidth per unfixed flow (the
