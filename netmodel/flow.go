@@ -51,10 +51,11 @@ type FlowNet struct {
 	// sharing or ends, as many do at one picosecond in an SPMD program
 	// (see schedule).
 	pending eventBuckets[int32]
-	due     []dueFlow // scratch: the flows due at the current instant
-	dueTmp  []dueFlow // scratch for sorting them
-	dueEnds []int     // scratch: where each time's flows end in due
-	seq     uint32    // orders flows that start at the same time (see renumber)
+	due     []dueFlow  // scratch: the flows due at the current instant
+	dueTmp  []dueFlow  // scratch for sorting them
+	dueEnds []int      // scratch: where each time's flows end in due
+	dueAt   []Duration // scratch: and that time
+	seq     uint32     // orders flows that start at the same time (see renumber)
 
 	epoch uint32 // marks a component's links and flows while it is refilled
 	// The marks, by link (the links' state: see linkMark) and by flow id
@@ -66,9 +67,9 @@ type FlowNet struct {
 	compF    []int32 // scratch: the component's flows and links
 	compL    []int32
 	fill     linkHeap
-	caps     capHeap // scratch: the component's caps (see maxMin)
-	done     []int32 // tokens of the flows that ended at the current instant
-	later    []int32 // flows due to start within Precision of now, put back
+	caps     capHeap     // scratch: the component's caps (see maxMin)
+	done     []int32     // tokens of the flows that ended at the current instant
+	later    []laterFlow // flows due to start within Precision of now, put back
 
 	stats NetStats
 }
@@ -143,18 +144,28 @@ type flow struct {
 	rate      float64 // bytes per picosecond
 	// last is when remaining was worked out, from when the flow starts
 	// sharing its links; -1 before (see sharing).
-	last   Duration
-	at     Duration // when the flow starts sharing, or ends once it has
-	seq    uint32
-	token  int32
-	queued int32 // 1 + the bucket of its event in pending; 0: none
-	qpos   int32 // the event's place in that bucket
+	last Duration
+	seq  uint32
+	// token names the flow's message to the caller.
+	token int32
+	// queued is 1 + the bucket in pending of the flow's event (its start
+	// or its end; the bucket's time is the event's: a flow is 64 bytes,
+	// a cache line, without a time of its own), 0 when none is queued;
+	// qpos is the event's place in that bucket.
+	queued int32
+	qpos   int32
 }
 
 // dueFlow is a flow due at the current instant, with its seq.
 type dueFlow struct {
 	seq uint32
 	id  int32
+}
+
+// laterFlow is a flow due to start at, after the current instant.
+type laterFlow struct {
+	at Duration
+	id int32
 }
 
 // flowMark is the epochs in which a flow was last in a refilled component
@@ -165,7 +176,7 @@ func (fl *flow) route() []int32 { return fl.path }
 
 // sharing reports whether the flow shares its links now: it has started
 // and not ended. (last says it rather than a flag of its own, which would
-// make a flow 80 bytes instead of 72, and the halo has 24,576 in flight.)
+// make a flow 72 bytes instead of 64, and the halo has 24,576 in flight.)
 func (fl *flow) sharing() bool { return fl.last >= 0 }
 
 // flowChunk is how many flows FlowNet allocates at once: chunks, not one
@@ -340,22 +351,22 @@ func (f *FlowNet) Next() (Duration, bool) {
 // within a bucket is lost, and takeDue sorts.
 func (f *FlowNet) schedule(id int32, fl *flow, at Duration) {
 	if fl.queued > 0 {
-		if fl.at == at {
+		if f.pending.at[fl.queued-1] == at {
 			return // a refill that left the flow's end where it was
 		}
 		if moved, ok := f.pending.remove(fl.queued-1, fl.qpos); ok {
 			f.flow(moved).qpos = fl.qpos
 		}
 	}
-	fl.at = at
 	b, i := f.pending.push(at, id)
 	fl.queued, fl.qpos = b+1, i
 }
 
 // takeDue gathers in f.due the flows due by limit, in order of time and
-// then of sending, and takes them out of pending.
+// then of sending, and takes them out of pending; f.dueAt holds the times
+// and f.dueEnds where each time's flows end in f.due.
 func (f *FlowNet) takeDue(limit Duration) {
-	f.due, f.dueEnds = f.due[:0], f.dueEnds[:0]
+	f.due, f.dueEnds, f.dueAt = f.due[:0], f.dueEnds[:0], f.dueAt[:0]
 	last := Duration(-1)
 	for {
 		at, ok := f.Next()
@@ -364,8 +375,11 @@ func (f *FlowNet) takeDue(limit Duration) {
 		}
 		// Buckets come in order of time: each time's flows need ordering
 		// by seq alone.
-		if at != last && len(f.due) > 0 {
-			f.dueEnds = append(f.dueEnds, len(f.due))
+		if at != last {
+			if len(f.due) > 0 {
+				f.dueEnds = append(f.dueEnds, len(f.due))
+			}
+			f.dueAt = append(f.dueAt, at)
 		}
 		last = at
 		for _, id := range f.pending.front() {
@@ -436,15 +450,21 @@ func (f *FlowNet) Step(now Duration, done func(token int32)) {
 	f.done = f.done[:0]
 	f.later = f.later[:0]
 	f.takeDue(now + f.params.Precision)
-	for _, d := range f.due {
+	group := 0 // the time of due[i] is dueAt[group]
+	for i, d := range f.due {
+		if i == f.dueEnds[group] {
+			group++
+		}
+		at := f.dueAt[group]
 		id := d.id
 		fl := f.flow(id)
-		if !fl.sharing() && fl.at > now {
-			f.later = append(f.later, id) // only ends are brought forward
+		if !fl.sharing() && at > now {
+			// Only ends are brought forward.
+			f.later = append(f.later, laterFlow{at, id})
 			continue
 		}
 		if !fl.sharing() && fl.remaining > 0 {
-			fl.last = fl.at
+			fl.last = at
 			// A flow's bytes count on its links as it starts, when they
 			// are read anyway: all of them, since they will cross.
 			n := int64(fl.remaining)
@@ -500,9 +520,8 @@ func (f *FlowNet) Step(now Duration, done func(token int32)) {
 		f.done = append(f.done, fl.token)
 		f.free = append(f.free, id)
 	}
-	for _, id := range f.later {
-		fl := f.flow(id)
-		f.schedule(id, fl, fl.at)
+	for _, l := range f.later {
+		f.schedule(l.id, f.flow(l.id), l.at)
 	}
 	f.refill(now)
 	for _, tok := range f.done {

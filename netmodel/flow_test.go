@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"unsafe"
 )
 
 // flowPlatform is a flow platform on topo with the given factors.
@@ -468,6 +469,15 @@ func drainFlows(f *FlowNet) []int32 {
 			return done
 		}
 		f.Step(at, func(tok int32) { done = append(done, tok) })
+	}
+}
+
+// TestFlowSize checks that a flow is 64 bytes, a cache line: the
+// filling and the walk read it once per refill, and the halo's components
+// hold more flows than a cache does.
+func TestFlowSize(t *testing.T) {
+	if s := unsafe.Sizeof(flow{}); s != 64 {
+		t.Errorf("a flow is %d bytes, want 64", s)
 	}
 }
 
