@@ -555,11 +555,21 @@ func (f *FlowNet) component(l int32, now Duration) {
 	f.compF, f.compL = f.compF[:0], f.compL[:0]
 	f.fill.reset()
 	f.caps.reset()
-	if m := &f.linkMark[l]; m.flows == 1 {
-		f.join(l, m.aux)
-		f.enter(m.aux, now)
-	} else {
+	m := &f.linkMark[l]
+	if m.flows > 1 {
 		f.join(l, -1)
+	} else if id := m.aux; f.alone(id) {
+		// The common case (every flow of the halo's allreduce): a flow
+		// that has each of its links to itself is a component alone,
+		// which maxMin fills without caps or heap.
+		for _, l := range f.flow(id).route() {
+			f.linkMark[l].epoch = f.epoch
+		}
+		f.take(id, now)
+		return
+	} else {
+		f.join(l, id)
+		f.enter(id, now)
 	}
 	for i := 0; i < len(f.compL); i++ {
 		for _, id := range f.lists[f.linkMark[f.compL[i]].aux] {
@@ -570,15 +580,31 @@ func (f *FlowNet) component(l int32, now Duration) {
 	}
 }
 
-// enter adds flow id to the component: its bytes sent until now are
-// taken off, its window bound is a cap, and the links of its route not in
-// the component yet join it.
-func (f *FlowNet) enter(id int32, now Duration) {
+// alone reports whether flow id shares none of its links.
+func (f *FlowNet) alone(id int32) bool {
+	for _, l := range f.flow(id).route() {
+		if f.linkMark[l].flows > 1 {
+			return false
+		}
+	}
+	return true
+}
+
+// take adds flow id to the component, its bytes sent until now taken off,
+// and returns it.
+func (f *FlowNet) take(id int32, now Duration) *flow {
 	f.mark(id).mark = f.epoch
 	fl := f.flow(id)
 	f.compF = append(f.compF, id)
 	fl.remaining = max(fl.remaining-fl.rate*float64(now-fl.last), 0)
 	fl.last = now
+	return fl
+}
+
+// enter takes flow id into the component: its window bound is a cap, and
+// the links of its route not in the component yet join it.
+func (f *FlowNet) enter(id int32, now Duration) {
+	fl := f.take(id, now)
 	// A flow bounded by its window is fixed at the bound when the bound is
 	// at or below every share it could get: a cap that wins ties (see
 	// maxMin).
