@@ -46,7 +46,12 @@ type FlowNet struct {
 	freeLists []int32
 	flows     []*flowChunkOf
 	nflows    int32
-	free      []int32
+	// freeHead is 1 + the id of the flow that ended last, 0 if none is
+	// free; a free flow's qpos is the next one's (1 + its id, or 0), so
+	// that the free ids, as many as were ever in flight, take no room of
+	// their own. The last to end is the first reused, as ids decide ties
+	// between window caps (see flowCap).
+	freeHead int32
 	// pending holds the id of each flow in flight at the time it starts
 	// sharing or ends, as many do at one picosecond in an SPMD program
 	// (see schedule).
@@ -151,7 +156,8 @@ type flow struct {
 	// queued is 1 + the bucket in pending of the flow's event (its start
 	// or its end; the bucket's time is the event's: a flow is 64 bytes,
 	// a cache line, without a time of its own), 0 when none is queued;
-	// qpos is the event's place in that bucket.
+	// qpos is the event's place in that bucket, and in a free flow the
+	// next free one's (see FlowNet.freeHead).
 	queued int32
 	qpos   int32
 }
@@ -275,9 +281,9 @@ func (f *FlowNet) hash(a, b int64) uint64 {
 // when it ends (see Step).
 func (f *FlowNet) Send(at Duration, a, b int64, n int64, token int32) {
 	var id int32
-	if k := len(f.free); k > 0 {
-		id = f.free[k-1]
-		f.free = f.free[:k-1]
+	if f.freeHead > 0 {
+		id = f.freeHead - 1
+		f.freeHead = f.flow(id).qpos
 	} else {
 		id = f.nflows
 		if int(id/flowChunk) == len(f.flows) {
@@ -518,7 +524,7 @@ func (f *FlowNet) Step(now Duration, done func(token int32)) {
 		}
 		fl.last = -1
 		f.done = append(f.done, fl.token)
-		f.free = append(f.free, id)
+		fl.qpos, f.freeHead = f.freeHead, id+1
 	}
 	for _, l := range f.later {
 		f.schedule(l.id, f.flow(l.id), l.at)

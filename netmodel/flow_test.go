@@ -283,7 +283,8 @@ func TestFlowRatesMatchFilling(t *testing.T) {
 
 // checkLinkFlows checks that every link knows the flows sharing it now:
 // its mark counts them, and holds a lone one; two or more are in a list
-// of its own, each once; every other list is free and empty.
+// of its own, each once; every other list is free and empty; every flow
+// not in flight is on the free chain, once.
 func checkLinkFlows(t *testing.T, f *FlowNet) {
 	t.Helper()
 	count := make([]int32, len(f.linkMark))
@@ -321,6 +322,21 @@ func checkLinkFlows(t *testing.T, f *FlowNet) {
 	for k, n := range owner {
 		if n == 0 {
 			t.Fatalf("list %d is neither a link's nor free", k)
+		}
+	}
+	// The free flows are those with no event queued, each once on the
+	// chain from freeHead.
+	free := make([]bool, f.nflows)
+	for next := f.freeHead; next > 0; next = f.flow(next - 1).qpos {
+		id := next - 1
+		if free[id] || f.flow(id).queued > 0 || f.flow(id).sharing() {
+			t.Fatalf("flow %d is on the free chain twice, or in flight (%+v)", id, *f.flow(id))
+		}
+		free[id] = true
+	}
+	for id := range f.nflows {
+		if !free[id] && f.flow(id).queued == 0 {
+			t.Fatalf("flow %d has no event queued and is not free", id)
 		}
 	}
 }
