@@ -539,6 +539,9 @@ func (f *FlowNet) Step(now Duration, done func(token int32)) {
 // changed links and reschedules their ends. A link whose mark is from
 // this call's epochs is in a component refilled already.
 func (f *FlowNet) refill(now Duration) {
+	if f.epoch > math.MaxUint32-uint32(len(f.changed)) {
+		f.newEpochs()
+	}
 	first := f.epoch + 1
 	for _, l := range f.changed {
 		if m := f.linkMark[l]; m.epoch >= first || m.flows == 0 {
@@ -550,6 +553,20 @@ func (f *FlowNet) refill(now Duration) {
 		f.stats.Refilled += int64(len(f.compF))
 		f.maxMin(now)
 	}
+}
+
+// newEpochs starts the epochs again from 0 before they would wrap, which
+// would leave marks from an old epoch looking current (a long run of a
+// large machine refills a few billion times): no link or flow is marked
+// with 0, and the next refill's epoch is 1.
+func (f *FlowNet) newEpochs() {
+	for l := range f.linkMark {
+		f.linkMark[l].epoch = 0
+	}
+	for _, c := range f.flows {
+		c.marks = [flowChunk]flowMark{}
+	}
+	f.epoch = 0
 }
 
 // component gathers in compF the flows joined to link l and in compL the

@@ -248,6 +248,9 @@ func TestFlowRatesMatchFilling(t *testing.T) {
 				t.Fatal(err)
 			}
 			f := NewFlowNet(p, 3)
+			// Start near the epochs' end, so that they start again
+			// during the run (see newEpochs).
+			f.epoch = math.MaxUint32 - 100
 			nodes := topo.NodeCount()
 			rng := rand.New(rand.NewPCG(1, uint64(topo.Kind)))
 			at, sent, steps := Duration(0), 0, 0
@@ -274,8 +277,8 @@ func TestFlowRatesMatchFilling(t *testing.T) {
 					}
 				}
 			}
-			if st := f.Stats(); st.Messages != 500 || st.Refilled < 10*st.Refills {
-				t.Fatalf("%v: %d sent, stats %+v", topo.Kind, sent, f.Stats())
+			if st := f.Stats(); st.Messages != 500 || st.Refilled < 10*st.Refills || f.epoch > uint32(st.Refills) {
+				t.Fatalf("%v: %d sent, stats %+v, epoch %d", topo.Kind, sent, f.Stats(), f.epoch)
 			}
 		}
 	}
