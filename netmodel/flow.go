@@ -46,15 +46,21 @@ type FlowNet struct {
 	freeLists []int32
 	flows     []*flowChunkOf
 	nflows    int32
-	free      []int32
+	// freeHead is 1 + the id of the flow that ended last, 0 if none is
+	// free; a free flow's qpos is the next one's (1 + its id, or 0), so
+	// that the free ids, as many as were ever in flight, take no room of
+	// their own. The last to end is the first reused, as ids decide ties
+	// between window caps (see flowCap).
+	freeHead int32
 	// pending holds the id of each flow in flight at the time it starts
 	// sharing or ends, as many do at one picosecond in an SPMD program
 	// (see schedule).
 	pending eventBuckets[int32]
-	due     []dueFlow // scratch: the flows due at the current instant
-	dueTmp  []dueFlow // scratch for sorting them
-	dueEnds []int     // scratch: where each time's flows end in due
-	seq     uint32    // orders flows that start at the same time (see renumber)
+	due     []dueFlow  // scratch: the flows due at the current instant
+	dueTmp  []dueFlow  // scratch for sorting them
+	dueEnds []int      // scratch: where each time's flows end in due
+	dueAt   []Duration // scratch: and that time
+	seq     uint32     // orders flows that start at the same time (see renumber)
 
 	epoch uint32 // marks a component's links and flows while it is refilled
 	// The marks, by link (the links' state: see linkMark) and by flow id
@@ -66,9 +72,9 @@ type FlowNet struct {
 	compF    []int32 // scratch: the component's flows and links
 	compL    []int32
 	fill     linkHeap
-	caps     capHeap // scratch: the component's caps (see maxMin)
-	done     []int32 // tokens of the flows that ended at the current instant
-	later    []int32 // flows due to start within Precision of now, put back
+	caps     capHeap     // scratch: the component's caps (see maxMin)
+	done     []int32     // tokens of the flows that ended at the current instant
+	later    []laterFlow // flows due to start within Precision of now, put back
 
 	stats NetStats
 }
@@ -134,20 +140,26 @@ type linkMark struct {
 }
 
 type flow struct {
-	// path is the route, the link ids from source to destination, then
-	// the flow's index in each of those links' lists while it shares them
-	// with others (see linkMark).
+	// path is the route, the link ids from source to destination. (A
+	// flow's place in the lists of the links it shares is not kept: an
+	// end finds it in each list, as the refill that follows reads the
+	// whole list anyway.)
 	path      []int32
 	remaining float64 // bytes not yet sent as of last
 	rate      float64 // bytes per picosecond
 	// last is when remaining was worked out, from when the flow starts
 	// sharing its links; -1 before (see sharing).
-	last   Duration
-	at     Duration // when the flow starts sharing, or ends once it has
-	seq    uint32
-	token  int32
-	queued int32 // 1 + the bucket of its event in pending; 0: none
-	qpos   int32 // the event's place in that bucket
+	last Duration
+	seq  uint32
+	// token names the flow's message to the caller.
+	token int32
+	// queued is 1 + the bucket in pending of the flow's event (its start
+	// or its end; the bucket's time is the event's: a flow is 64 bytes,
+	// a cache line, without a time of its own), 0 when none is queued;
+	// qpos is the event's place in that bucket, and in a free flow the
+	// next free one's (see FlowNet.freeHead).
+	queued int32
+	qpos   int32
 }
 
 // dueFlow is a flow due at the current instant, with its seq.
@@ -156,17 +168,22 @@ type dueFlow struct {
 	id  int32
 }
 
+// laterFlow is a flow due to start at, after the current instant.
+type laterFlow struct {
+	at Duration
+	id int32
+}
+
 // flowMark is the epochs in which a flow was last in a refilled component
 // and last had its rate fixed.
 type flowMark struct{ mark, fixed uint32 }
 
-func (fl *flow) route() []int32 { return fl.path[:len(fl.path)/2] }
+func (fl *flow) route() []int32 { return fl.path }
 
 // sharing reports whether the flow shares its links now: it has started
 // and not ended. (last says it rather than a flag of its own, which would
-// make a flow 80 bytes instead of 72, and the halo has 24,576 in flight.)
+// make a flow 72 bytes instead of 64, and the halo has 24,576 in flight.)
 func (fl *flow) sharing() bool { return fl.last >= 0 }
-func (fl *flow) pos() []int32  { return fl.path[len(fl.path)/2:] }
 
 // flowChunk is how many flows FlowNet allocates at once: chunks, not one
 // growing slice, so that the flows cost what is in flight and never move.
@@ -264,9 +281,9 @@ func (f *FlowNet) hash(a, b int64) uint64 {
 // when it ends (see Step).
 func (f *FlowNet) Send(at Duration, a, b int64, n int64, token int32) {
 	var id int32
-	if k := len(f.free); k > 0 {
-		id = f.free[k-1]
-		f.free = f.free[:k-1]
+	if f.freeHead > 0 {
+		id = f.freeHead - 1
+		f.freeHead = f.flow(id).qpos
 	} else {
 		id = f.nflows
 		if int(id/flowChunk) == len(f.flows) {
@@ -276,16 +293,16 @@ func (f *FlowNet) Send(at Duration, a, b int64, n int64, token int32) {
 	}
 	fl := f.flow(id)
 	// The route is built on the stack and copied into a path of its exact
-	// size, with room for pos, allocated only when the flow's id has not
-	// had one as long: grown by append, paths took four times the room,
-	// and the flows in flight hold them all at once.
+	// size, allocated only when the flow's id has not had one as long:
+	// grown by append, paths took four times the room, and the flows in
+	// flight hold them all at once.
 	var buf [64]int32
 	route := f.topo.Route(a, b, f.hash(a, b), buf[:0])
 	hops := len(route)
-	if cap(fl.path) < 2*hops {
-		fl.path = make([]int32, 2*hops)
+	if cap(fl.path) < hops {
+		fl.path = make([]int32, hops)
 	}
-	fl.path = fl.path[:2*hops]
+	fl.path = fl.path[:hops]
 	copy(fl.path, route)
 	lat := f.routeLatency(fl.route())
 	fl.remaining, fl.rate, fl.token, fl.last = float64(n), 0, token, -1
@@ -340,22 +357,22 @@ func (f *FlowNet) Next() (Duration, bool) {
 // within a bucket is lost, and takeDue sorts.
 func (f *FlowNet) schedule(id int32, fl *flow, at Duration) {
 	if fl.queued > 0 {
-		if fl.at == at {
+		if f.pending.at[fl.queued-1] == at {
 			return // a refill that left the flow's end where it was
 		}
 		if moved, ok := f.pending.remove(fl.queued-1, fl.qpos); ok {
 			f.flow(moved).qpos = fl.qpos
 		}
 	}
-	fl.at = at
 	b, i := f.pending.push(at, id)
 	fl.queued, fl.qpos = b+1, i
 }
 
 // takeDue gathers in f.due the flows due by limit, in order of time and
-// then of sending, and takes them out of pending.
+// then of sending, and takes them out of pending; f.dueAt holds the times
+// and f.dueEnds where each time's flows end in f.due.
 func (f *FlowNet) takeDue(limit Duration) {
-	f.due, f.dueEnds = f.due[:0], f.dueEnds[:0]
+	f.due, f.dueEnds, f.dueAt = f.due[:0], f.dueEnds[:0], f.dueAt[:0]
 	last := Duration(-1)
 	for {
 		at, ok := f.Next()
@@ -364,8 +381,11 @@ func (f *FlowNet) takeDue(limit Duration) {
 		}
 		// Buckets come in order of time: each time's flows need ordering
 		// by seq alone.
-		if at != last && len(f.due) > 0 {
-			f.dueEnds = append(f.dueEnds, len(f.due))
+		if at != last {
+			if len(f.due) > 0 {
+				f.dueEnds = append(f.dueEnds, len(f.due))
+			}
+			f.dueAt = append(f.dueAt, at)
 		}
 		last = at
 		for _, id := range f.pending.front() {
@@ -436,35 +456,36 @@ func (f *FlowNet) Step(now Duration, done func(token int32)) {
 	f.done = f.done[:0]
 	f.later = f.later[:0]
 	f.takeDue(now + f.params.Precision)
-	for _, d := range f.due {
+	group := 0 // the time of due[i] is dueAt[group]
+	for i, d := range f.due {
+		if i == f.dueEnds[group] {
+			group++
+		}
+		at := f.dueAt[group]
 		id := d.id
 		fl := f.flow(id)
-		if !fl.sharing() && fl.at > now {
-			f.later = append(f.later, id) // only ends are brought forward
+		if !fl.sharing() && at > now {
+			// Only ends are brought forward.
+			f.later = append(f.later, laterFlow{at, id})
 			continue
 		}
 		if !fl.sharing() && fl.remaining > 0 {
-			fl.last = fl.at
-			pos := fl.pos()
+			fl.last = at
 			// A flow's bytes count on its links as it starts, when they
 			// are read anyway: all of them, since they will cross.
 			n := int64(fl.remaining)
 			route := fl.route()
-			for i, l := range route {
+			for _, l := range route {
 				f.bytes[l] += n
 				m := &f.linkMark[l]
 				switch m.flows {
 				case 0:
 					m.aux = id
 				case 1: // the lone flow and this one share it now
-					lone := f.flow(m.aux)
-					lone.pos()[slices.Index(lone.route(), l)] = 0
 					k := f.newList()
 					f.lists[k] = append(f.lists[k], m.aux, id)
 					m.aux = k
-					pos[i] = 1
 				default:
-					pos[i] = int32(len(f.lists[m.aux]))
 					f.lists[m.aux] = append(f.lists[m.aux], id)
 				}
 				m.flows++
@@ -476,8 +497,7 @@ func (f *FlowNet) Step(now Duration, done func(token int32)) {
 			continue
 		}
 		if fl.sharing() {
-			pos := fl.pos()
-			for i, l := range fl.route() {
+			for _, l := range fl.route() {
 				m := &f.linkMark[l]
 				m.flows--
 				switch m.flows {
@@ -485,16 +505,18 @@ func (f *FlowNet) Step(now Duration, done func(token int32)) {
 					continue // an empty link has nothing to refill
 				case 1: // the other flow is alone on it now
 					k := m.aux
-					m.aux = f.lists[k][1-pos[i]]
-					f.lists[k] = f.lists[k][:0]
+					list := f.lists[k]
+					m.aux = list[0]
+					if m.aux == id {
+						m.aux = list[1]
+					}
+					f.lists[k] = list[:0]
 					f.freeLists = append(f.freeLists, k)
 				default:
+					// The last flow takes the ending one's place.
 					list := f.lists[m.aux]
 					last := len(list) - 1
-					moved := list[last]
-					list[pos[i]] = moved
-					mf := f.flow(moved)
-					mf.pos()[slices.Index(mf.route(), l)] = pos[i]
+					list[slices.Index(list, id)] = list[last]
 					f.lists[m.aux] = list[:last]
 				}
 				f.changed = append(f.changed, l)
@@ -502,11 +524,10 @@ func (f *FlowNet) Step(now Duration, done func(token int32)) {
 		}
 		fl.last = -1
 		f.done = append(f.done, fl.token)
-		f.free = append(f.free, id)
+		fl.qpos, f.freeHead = f.freeHead, id+1
 	}
-	for _, id := range f.later {
-		fl := f.flow(id)
-		f.schedule(id, fl, fl.at)
+	for _, l := range f.later {
+		f.schedule(l.id, f.flow(l.id), l.at)
 	}
 	f.refill(now)
 	for _, tok := range f.done {
@@ -518,6 +539,9 @@ func (f *FlowNet) Step(now Duration, done func(token int32)) {
 // changed links and reschedules their ends. A link whose mark is from
 // this call's epochs is in a component refilled already.
 func (f *FlowNet) refill(now Duration) {
+	if f.epoch > math.MaxUint32-uint32(len(f.changed)) {
+		f.newEpochs()
+	}
 	first := f.epoch + 1
 	for _, l := range f.changed {
 		if m := f.linkMark[l]; m.epoch >= first || m.flows == 0 {
@@ -527,65 +551,95 @@ func (f *FlowNet) refill(now Duration) {
 		f.stats.Refills++
 		f.component(l, now)
 		f.stats.Refilled += int64(len(f.compF))
-		f.maxMin()
-		f.reschedule(now)
+		f.maxMin(now)
 	}
 }
 
-// component gathers in compF and compL the flows and links joined to link
-// l, marking them with the current epoch, and readies them for maxMin as
-// it goes, each flow's bytes sent until now taken off, so that the
-// component's links and flows are each read once before the filling.
+// newEpochs starts the epochs again from 0 before they would wrap, which
+// would leave marks from an old epoch looking current (a long run of a
+// large machine refills a few billion times): no link or flow is marked
+// with 0, and the next refill's epoch is 1.
+func (f *FlowNet) newEpochs() {
+	for l := range f.linkMark {
+		f.linkMark[l].epoch = 0
+	}
+	for _, c := range f.flows {
+		c.marks = [flowChunk]flowMark{}
+	}
+	f.epoch = 0
+}
+
+// component gathers in compF the flows joined to link l and in compL the
+// links they share, marking them and the links they alone cross with the
+// current epoch, and readies them for maxMin as it goes (see enter), so
+// that the component's links and flows are each read once before the
+// filling. The links a flow alone crosses need no walk: their flow is in.
 func (f *FlowNet) component(l int32, now Duration) {
 	f.compF, f.compL = f.compF[:0], f.compL[:0]
 	f.fill.reset()
 	f.caps.reset()
-	windowed := f.params.TCPGamma > 0
-	var one [1]int32
-	f.join(l, f.flowsOn(l, &one)[0])
-	for i := 0; i < len(f.compL); i++ {
-		l := f.compL[i]
-		if f.linkMark[l].flows == 1 && i > 0 {
-			continue // its flow is the one that joined it: in already
+	m := &f.linkMark[l]
+	if m.flows > 1 {
+		f.join(l, -1)
+	} else if id := m.aux; f.alone(id) {
+		// The common case (every flow of the halo's allreduce): a flow
+		// that has each of its links to itself is a component alone,
+		// which maxMin fills without caps or heap.
+		for _, l := range f.flow(id).route() {
+			f.linkMark[l].epoch = f.epoch
 		}
-		for _, id := range f.flowsOn(l, &one) {
-			m := f.mark(id)
-			if m.mark == f.epoch {
-				continue
-			}
-			m.mark = f.epoch
-			fl := f.flow(id)
-			f.compF = append(f.compF, id)
-			fl.remaining = max(fl.remaining-fl.rate*float64(now-fl.last), 0)
-			fl.last = now
-			// A flow bounded by its window is fixed at the bound when the
-			// bound is at or below every share it could get: a cap that
-			// wins ties (see maxMin).
-			if windowed {
-				if b := f.bound(fl); !math.IsInf(b, 1) {
-					f.caps.push(flowCap{b, -1, id})
-				}
-			}
-			for _, l2 := range fl.route() {
-				if f.linkMark[l2].epoch != f.epoch {
-					f.join(l2, id)
-				}
+		f.take(id, now)
+		return
+	} else {
+		f.join(l, id)
+		f.enter(id, now)
+	}
+	for i := 0; i < len(f.compL); i++ {
+		for _, id := range f.lists[f.linkMark[f.compL[i]].aux] {
+			if f.mark(id).mark != f.epoch {
+				f.enter(id, now)
 			}
 		}
 	}
 }
 
-// flowsOn returns the flows sharing link l now, in the link's order; a
-// lone flow in one.
-func (f *FlowNet) flowsOn(l int32, one *[1]int32) []int32 {
-	switch m := &f.linkMark[l]; m.flows {
-	case 0:
-		return nil
-	case 1:
-		one[0] = m.aux
-		return one[:]
-	default:
-		return f.lists[m.aux]
+// alone reports whether flow id shares none of its links.
+func (f *FlowNet) alone(id int32) bool {
+	for _, l := range f.flow(id).route() {
+		if f.linkMark[l].flows > 1 {
+			return false
+		}
+	}
+	return true
+}
+
+// take adds flow id to the component, its bytes sent until now taken off,
+// and returns it.
+func (f *FlowNet) take(id int32, now Duration) *flow {
+	f.mark(id).mark = f.epoch
+	fl := f.flow(id)
+	f.compF = append(f.compF, id)
+	fl.remaining = max(fl.remaining-fl.rate*float64(now-fl.last), 0)
+	fl.last = now
+	return fl
+}
+
+// enter takes flow id into the component: its window bound is a cap, and
+// the links of its route not in the component yet join it.
+func (f *FlowNet) enter(id int32, now Duration) {
+	fl := f.take(id, now)
+	// A flow bounded by its window is fixed at the bound when the bound is
+	// at or below every share it could get: a cap that wins ties (see
+	// maxMin).
+	if f.params.TCPGamma > 0 {
+		if b := f.bound(fl); !math.IsInf(b, 1) {
+			f.caps.push(flowCap{b, -1, id})
+		}
+	}
+	for _, l := range fl.route() {
+		if f.linkMark[l].epoch != f.epoch {
+			f.join(l, id)
+		}
 	}
 }
 
@@ -601,34 +655,36 @@ func (f *FlowNet) newList() int32 {
 	return int32(len(f.lists) - 1)
 }
 
-// join adds link l, which flow id crosses, to the component: its whole
-// bandwidth to give out, and a cap or a place in the filling heap (see
-// maxMin). A cap's flow is id, so the link's list need not be read.
+// join adds link l, which flow id crosses, to the component: a link id
+// alone crosses is a cap on it (see maxMin), and one that flows share
+// goes into compL and the filling heap with its whole bandwidth to give
+// out. A cap's flow is id, so the link's list need not be read.
 func (f *FlowNet) join(l, id int32) {
 	m := &f.linkMark[l]
 	m.epoch = f.epoch
-	f.compL = append(f.compL, l)
 	bw := f.bw[f.class(l)]
-	switch m.flows {
-	case 0:
-	case 1:
+	if m.flows == 1 {
 		f.caps.push(flowCap{bw, l, id})
-	default:
-		m.slot = f.fill.add(l, bw, m.flows)
+		return
 	}
+	f.compL = append(f.compL, l)
+	m.slot = f.fill.add(l, bw, m.flows)
 }
 
 // maxMin gives the component's flows their max-min fair rates by
-// progressive filling.
-func (f *FlowNet) maxMin() {
+// progressive filling, and each its end at its rate as it is fixed (see
+// setRate).
+func (f *FlowNet) maxMin(now Duration) {
 	if len(f.compF) == 1 {
 		// The common case: a flow alone on its links goes at the
 		// slowest of them, or its bound.
-		fl := f.flow(f.compF[0])
-		fl.rate = f.bound(fl)
+		id := f.compF[0]
+		fl := f.flow(id)
+		rate := f.bound(fl)
 		for _, l := range fl.route() {
-			fl.rate = min(fl.rate, f.bw[f.class(l)])
+			rate = min(rate, f.bw[f.class(l)])
 		}
+		f.setRate(id, fl, rate, now)
 		return
 	}
 	// A link that one flow alone crosses is a cap on that flow, not a
@@ -639,11 +695,12 @@ func (f *FlowNet) maxMin() {
 	// order and at the same rates; the heap holds only the links that
 	// flows share, on a torus or a fat tree most of a route. Most caps
 	// are never reached (their flows are fixed first by a shared link), so
-	// they are heaped only once one is (see capHeap).
+	// they are gathered and heaped only once one is (see capHeap).
 	f.fill.init()
 	fix := func(id int32, rate float64) {
 		fl := f.flow(id)
-		fl.rate, f.mark(id).fixed = rate, f.epoch
+		f.mark(id).fixed = f.epoch
+		f.setRate(id, fl, rate, now)
 		for _, l := range fl.route() {
 			if m := &f.linkMark[l]; m.flows > 1 { // else a cap, not in the heap
 				f.fill.fix(l, m.slot, rate)
@@ -659,6 +716,9 @@ func (f *FlowNet) maxMin() {
 			if id := c.id; f.mark(id).fixed != f.epoch {
 				fix(id, c.rate)
 			}
+			if !f.caps.built() {
+				f.gatherCaps()
+			}
 			f.caps.pop()
 			continue
 		}
@@ -671,18 +731,36 @@ func (f *FlowNet) maxMin() {
 	}
 }
 
-// reschedule sets when each of the component's flows ends at its new rate.
-func (f *FlowNet) reschedule(now Duration) {
+// gatherCaps gives the cap heap the component's caps, the ones component
+// and join pushed: each flow's window bound, if it has one, and the links
+// it alone crosses.
+func (f *FlowNet) gatherCaps() {
+	caps := f.caps.items[:0]
 	for _, id := range f.compF {
 		fl := f.flow(id)
-		d := Duration(0)
-		if fl.rate > 0 {
-			d = Duration(math.Ceil(fl.remaining / fl.rate))
-		} else {
-			d = MaxTime // a flow on a link with no bandwidth left never ends
+		if b := f.bound(fl); !math.IsInf(b, 1) {
+			caps = append(caps, flowCap{b, -1, id})
 		}
-		f.schedule(id, fl, now+min(d, MaxTime))
+		for _, l := range fl.route() {
+			if f.linkMark[l].flows == 1 {
+				caps = append(caps, flowCap{f.bw[f.class(l)], l, id})
+			}
+		}
 	}
+	f.caps.build(caps)
+}
+
+// setRate gives flow id, fl, its rate from now and sets when it ends at
+// that rate. It runs as the flow is fixed, while the flow is in cache,
+// rather than in a pass of its own over the component: the flows of one
+// that spans the benchmark's torus do not all fit.
+func (f *FlowNet) setRate(id int32, fl *flow, rate float64, now Duration) {
+	fl.rate = rate
+	d := MaxTime // a flow on a link with no bandwidth left never ends
+	if rate > 0 {
+		d = min(Duration(math.Ceil(fl.remaining/rate)), MaxTime)
+	}
+	f.schedule(id, fl, now+d)
 }
 
 // bound returns the bound on flow fl's rate of its TCP window, tcp_gamma

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"unsafe"
 )
 
 // flowPlatform is a flow platform on topo with the given factors.
@@ -247,6 +248,9 @@ func TestFlowRatesMatchFilling(t *testing.T) {
 				t.Fatal(err)
 			}
 			f := NewFlowNet(p, 3)
+			// Start near the epochs' end, so that they start again
+			// during the run (see newEpochs).
+			f.epoch = math.MaxUint32 - 100
 			nodes := topo.NodeCount()
 			rng := rand.New(rand.NewPCG(1, uint64(topo.Kind)))
 			at, sent, steps := Duration(0), 0, 0
@@ -273,8 +277,8 @@ func TestFlowRatesMatchFilling(t *testing.T) {
 					}
 				}
 			}
-			if st := f.Stats(); st.Messages != 500 || st.Refilled < 10*st.Refills {
-				t.Fatalf("%v: %d sent, stats %+v", topo.Kind, sent, f.Stats())
+			if st := f.Stats(); st.Messages != 500 || st.Refilled < 10*st.Refills || f.epoch > uint32(st.Refills) {
+				t.Fatalf("%v: %d sent, stats %+v, epoch %d", topo.Kind, sent, f.Stats(), f.epoch)
 			}
 		}
 	}
@@ -282,8 +286,8 @@ func TestFlowRatesMatchFilling(t *testing.T) {
 
 // checkLinkFlows checks that every link knows the flows sharing it now:
 // its mark counts them, and holds a lone one; two or more are in a list
-// of its own, each at the place its path gives; every other list is free
-// and empty.
+// of its own, each once; every other list is free and empty; every flow
+// not in flight is on the free chain, once.
 func checkLinkFlows(t *testing.T, f *FlowNet) {
 	t.Helper()
 	count := make([]int32, len(f.linkMark))
@@ -292,12 +296,12 @@ func checkLinkFlows(t *testing.T, f *FlowNet) {
 		if !fl.sharing() {
 			continue
 		}
-		for i, l := range fl.route() {
+		for _, l := range fl.route() {
 			count[l]++
 			var one [1]int32
-			m, on, p := f.linkMark[l], f.flowsOn(l, &one), fl.pos()[i]
-			if m.flows == 1 && on[0] != id || m.flows > 1 && (int(p) >= len(on) || on[p] != id) {
-				t.Fatalf("link %d (mark %+v, flows %v) does not hold flow %d at %d", l, m, on, id, p)
+			m, on := f.linkMark[l], f.flowsOn(l, &one)
+			if n := len(slices.DeleteFunc(slices.Clone(on), func(x int32) bool { return x != id })); n != 1 {
+				t.Fatalf("link %d (mark %+v, flows %v) holds flow %d %d times, want once", l, m, on, id, n)
 			}
 		}
 	}
@@ -322,6 +326,35 @@ func checkLinkFlows(t *testing.T, f *FlowNet) {
 		if n == 0 {
 			t.Fatalf("list %d is neither a link's nor free", k)
 		}
+	}
+	// The free flows are those with no event queued, each once on the
+	// chain from freeHead.
+	free := make([]bool, f.nflows)
+	for next := f.freeHead; next > 0; next = f.flow(next - 1).qpos {
+		id := next - 1
+		if free[id] || f.flow(id).queued > 0 || f.flow(id).sharing() {
+			t.Fatalf("flow %d is on the free chain twice, or in flight (%+v)", id, *f.flow(id))
+		}
+		free[id] = true
+	}
+	for id := range f.nflows {
+		if !free[id] && f.flow(id).queued == 0 {
+			t.Fatalf("flow %d has no event queued and is not free", id)
+		}
+	}
+}
+
+// flowsOn returns the flows sharing link l now, in the link's order; a
+// lone flow in one.
+func (f *FlowNet) flowsOn(l int32, one *[1]int32) []int32 {
+	switch m := &f.linkMark[l]; m.flows {
+	case 0:
+		return nil
+	case 1:
+		one[0] = m.aux
+		return one[:]
+	default:
+		return f.lists[m.aux]
 	}
 }
 
@@ -458,9 +491,18 @@ func drainFlows(f *FlowNet) []int32 {
 	}
 }
 
+// TestFlowSize checks that a flow is 64 bytes, a cache line: the
+// filling and the walk read it once per refill, and the halo's components
+// hold more flows than a cache does.
+func TestFlowSize(t *testing.T) {
+	if s := unsafe.Sizeof(flow{}); s != 64 {
+		t.Errorf("a flow is %d bytes, want 64", s)
+	}
+}
+
 // TestCapHeapOrder pushes caps, ties on rate and on link included, and
-// checks that first names the least before the heap is built and that
-// pops then hand them out in order of (rate, link, flow).
+// checks that first names the least before the heap is built from them and
+// that pops then hand them out in order of (rate, link, flow).
 func TestCapHeapOrder(t *testing.T) {
 	caps := []flowCap{{3, 7, 1}, {1, 9, 2}, {2, -1, 3}, {1, 4, 4}, {2, 5, 5}, {1, 4, 0}, {5, 1, 6}, {2, -1, 2}}
 	var h capHeap
@@ -475,9 +517,10 @@ func TestCapHeapOrder(t *testing.T) {
 		}
 		return 1
 	})
-	if c, ok := h.first(); !ok || *c != want[0] {
-		t.Fatalf("first before any pop: %+v (%v), want %+v", c, ok, want[0])
+	if c, ok := h.first(); !ok || *c != want[0] || h.built() {
+		t.Fatalf("first before the heap is built: %+v (%v, built %v), want %+v", c, ok, h.built(), want[0])
 	}
+	h.build(slices.Clone(caps))
 	for i, w := range want {
 		c, ok := h.first()
 		if !ok || *c != w {

@@ -180,48 +180,57 @@ func (c *flowCap) less(d *flowCap) bool {
 
 // capHeap orders a component's caps during progressive filling. Most
 // caps are never reached (their flows are fixed first, by a link they
-// share: every cap of the benchmark's halo), so the heap is built only when
-// the first cap is popped; until then push keeps the least cap's place.
+// share: every cap of the benchmark's halo), so until the first is, push
+// keeps only the least, and the caps are gathered and heaped
+// by build when the least is popped (see FlowNet.gatherCaps): a
+// component's walk then neither stores a cap nor grows a slice for one.
 // The order of caps is total (by rate, link, then flow), so the caps
 // leave in the same order either way.
 type capHeap struct {
-	items  []flowCap
-	least  int  // the least cap's place in items while not heaped
-	heaped bool // items is a heap, least at 0
+	items  []flowCap // the heap, once built
+	least  flowCap   // the least cap pushed, until built
+	some   bool      // a cap was pushed, until built
+	heaped bool
 }
 
 // reset empties the heap for the next filling.
 func (h *capHeap) reset() {
-	h.items, h.least, h.heaped = h.items[:0], 0, false
+	h.items, h.some, h.heaped = h.items[:0], false, false
 }
 
-// push adds a cap before the first pop.
+// push adds a cap before the heap is built.
 func (h *capHeap) push(c flowCap) {
-	h.items = append(h.items, c)
-	if n := len(h.items) - 1; n > 0 && c.less(&h.items[h.least]) {
-		h.least = n
+	if !h.some || c.less(&h.least) {
+		h.least = c
 	}
+	h.some = true
 }
 
 // first returns the least cap; false if none is left.
 func (h *capHeap) first() (*flowCap, bool) {
 	switch {
-	case len(h.items) == 0:
-		return nil, false
-	case h.heaped:
+	case h.heaped && len(h.items) > 0:
 		return &h.items[0], true
+	case !h.heaped && h.some:
+		return &h.least, true
 	}
-	return &h.items[h.least], true
+	return nil, false
 }
 
-// pop removes the least cap, building the heap first if it is not built.
-func (h *capHeap) pop() {
-	if !h.heaped {
-		for i := len(h.items)/2 - 1; i >= 0; i-- {
-			h.down(i)
-		}
-		h.heaped = true
+// built reports whether the heap holds its caps: pop needs them.
+func (h *capHeap) built() bool { return h.heaped }
+
+// build makes caps, every cap pushed since reset and no other (its
+// room is the heap's to keep), the heap, in order.
+func (h *capHeap) build(caps []flowCap) {
+	h.items, h.heaped = caps, true
+	for i := len(h.items)/2 - 1; i >= 0; i-- {
+		h.down(i)
 	}
+}
+
+// pop removes the least cap, once the heap is built.
+func (h *capHeap) pop() {
 	last := len(h.items) - 1
 	h.items[0] = h.items[last]
 	h.items = h.items[:last]
