@@ -410,7 +410,19 @@ func meshCoords(sp lang.Span, dims [3]int64, task int64) (c [3]int64, ok bool) {
 	if task < 0 || task >= size {
 		return c, false
 	}
-	return [3]int64{task % dims[0], task % (dims[0] * dims[1]) / dims[0], task / (dims[0] * dims[1])}, true
+	plane := dims[0] * dims[1]
+	if plane/dims[1] != dims[0] {
+		// The plane's size overflows: keep the formulas this has always
+		// used, whatever they give then.
+		return [3]int64{task % dims[0], task % plane / dims[0], task / plane}, true
+	}
+	// The same coordinates in two divisions rather than four: task is not
+	// negative and the dimensions are positive, so task%(d0*d1)/d0 is
+	// (task/d0)%d1 and task/(d0*d1) is (task/d0)/d1. Every face of a
+	// 262,144-task halo works this out once per task.
+	row := task / dims[0]
+	z := row / dims[1]
+	return [3]int64{task - row*dims[0], row - z*dims[1], z}, true
 }
 
 // MeshNeighbor is MESH_NEIGHBOR: the task at the given offsets from task on
@@ -422,7 +434,9 @@ func MeshNeighbor(sp lang.Span, dims [3]int64, torus [3]bool, task int64, offs [
 	}
 	for i := range 3 {
 		c[i] += offs[i]
-		if torus[i] {
+		// A coordinate still on the mesh (an offset of 0, or a step that
+		// does not wrap) is its own remainder: no division.
+		if torus[i] && (c[i] < 0 || c[i] >= dims[i]) {
 			c[i] = imod(sp, c[i], dims[i])
 		}
 		if c[i] < 0 || c[i] >= dims[i] {
