@@ -118,6 +118,13 @@ func TestInverseOneEach(t *testing.T) {
 			true, [][]int32{{3}, {0}, {1}, {2}}},
 		{"TASKS s SUCH THAT s > 0 SEND A 8 BYTE MESSAGE TO TASK s / 2.",
 			false, [][]int32{{1}, {2, 3}, {}, {}}},
+		// Every task names a target, but not a permutation's: two send
+		// to the same task.
+		{"ALL TASKS s ASYNCHRONOUSLY SEND A 8 BYTE MESSAGE TO TASK s / 2 THEN ALL TASKS AWAIT COMPLETION.",
+			false, [][]int32{{0, 1}, {2, 3}, {}, {}}},
+		// One task's target does not exist.
+		{"ALL TASKS s ASYNCHRONOUSLY SEND A 8 BYTE MESSAGE TO TASK s + 1 THEN ALL TASKS AWAIT COMPLETION.",
+			false, [][]int32{{}, {0}, {1}, {2}}},
 	} {
 		s, err := New(buildInternal(t, "inverse.parley", c.src), Options{NumTasks: 4, Platform: defaultPlatform(t)})
 		if err != nil {
@@ -136,6 +143,11 @@ func TestInverseOneEach(t *testing.T) {
 			for task, want := range c.from {
 				if got := p.from(int64(task)); !slices.Equal(got, want) {
 					t.Errorf("%s: task %d's sources are %v, want %v", c.src, task, got, want)
+				}
+				for _, src := range want {
+					if len(p.to) == 4 && p.to[src] != int32(task) {
+						t.Errorf("%s: task %d's target is %d, want %d", c.src, src, p.to[src], task)
+					}
 				}
 			}
 		}
