@@ -93,3 +93,22 @@ func TestMeshCoordinateOverflowingPlane(t *testing.T) {
 		}
 	}
 }
+
+// Meshes and tasks beyond 32 bits take 64-bit arithmetic; it must agree
+// with the reference too.
+func TestMeshNeighborWide(t *testing.T) {
+	var sp lang.Span
+	for _, dims := range [][3]int64{{1 << 33, 3, 2}, {5, 1 << 33, 2}, {3, 5, 1 << 40}} {
+		size := dims[0] * dims[1] * dims[2]
+		for _, task := range []int64{0, 1, dims[0] - 1, dims[0], dims[0] * dims[1], size/2 + 7, size - 1} {
+			for _, torus := range [][3]bool{{}, {true, true, true}} {
+				for _, offs := range [][3]int64{{-1, 0, 0}, {1, 1, 1}, {0, -1, 0}, {0, 0, 1}, {2, -3, 5}} {
+					got := ir.MeshNeighbor(sp, dims, torus, task, offs)
+					if want := refNeighbor(dims, torus, task, offs); got != want {
+						t.Errorf("MeshNeighbor(%v, %v, %d, %v) = %d, want %d", dims, torus, task, offs, got, want)
+					}
+				}
+			}
+		}
+	}
+}
