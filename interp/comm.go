@@ -596,8 +596,9 @@ type inverse struct {
 	// plain says the sets were evaluated without a reassignment of task
 	// numbers, which PROCESSOR_OF and TASK_OF read.
 	plain bool
-	// to maps each source to its one target, made on first use when the
-	// target set names a single task (see target); -1 for none.
+	// to maps each source to its one target when the target set names a
+	// single task (see target), -1 for none: made with the inverse when
+	// every task is a source, else on first use.
 	to []int32
 }
 
