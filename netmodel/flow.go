@@ -45,6 +45,7 @@ type FlowNet struct {
 	lists     [][]int32
 	freeLists []int32
 	flows     []*flowChunkOf
+	paths     paths // the flows' routes
 	nflows    int32
 	// freeHead is 1 + the id of the flow that ended last, 0 if none is
 	// free; a free flow's qpos is the next one's (1 + its id, or 0), so
@@ -144,7 +145,7 @@ type flow struct {
 	// flow's place in the lists of the links it shares is not kept: an
 	// end finds it in each list, as the refill that follows reads the
 	// whole list anyway.)
-	path      []int32
+	path      pathRef
 	remaining float64 // bytes not yet sent as of last
 	rate      float64 // bytes per picosecond
 	// last is when remaining was worked out, from when the flow starts
@@ -154,8 +155,8 @@ type flow struct {
 	// token names the flow's message to the caller.
 	token int32
 	// queued is 1 + the bucket in pending of the flow's event (its start
-	// or its end; the bucket's time is the event's: a flow is 64 bytes,
-	// a cache line, without a time of its own), 0 when none is queued;
+	// or its end; the bucket's time is the event's: a flow is 48 bytes
+	// without a time of its own), 0 when none is queued;
 	// qpos is the event's place in that bucket, and in a free flow the
 	// next free one's (see FlowNet.freeHead).
 	queued int32
@@ -178,11 +179,12 @@ type laterFlow struct {
 // and last had its rate fixed.
 type flowMark struct{ mark, fixed uint32 }
 
-func (fl *flow) route() []int32 { return fl.path }
+// route returns flow fl's route.
+func (f *FlowNet) route(fl *flow) []int32 { return f.paths.get(fl.path) }
 
 // sharing reports whether the flow shares its links now: it has started
 // and not ended. (last says it rather than a flag of its own, which would
-// make a flow 72 bytes instead of 64, and the halo has 24,576 in flight.)
+// make a flow 56 bytes instead of 48, and the halo has 24,576 in flight.)
 func (fl *flow) sharing() bool { return fl.last >= 0 }
 
 // flowChunk is how many flows FlowNet allocates at once: chunks, not one
@@ -292,19 +294,13 @@ func (f *FlowNet) Send(at Duration, a, b int64, n int64, token int32) {
 		f.nflows++
 	}
 	fl := f.flow(id)
-	// The route is built on the stack and copied into a path of its exact
-	// size, allocated only when the flow's id has not had one as long:
-	// grown by append, paths took four times the room, and the flows in
-	// flight hold them all at once.
+	// The route is built on the stack and kept in paths, of its exact
+	// size: the flows in flight hold them all at once.
 	var buf [64]int32
 	route := f.topo.Route(a, b, f.hash(a, b), buf[:0])
 	hops := len(route)
-	if cap(fl.path) < hops {
-		fl.path = make([]int32, hops)
-	}
-	fl.path = fl.path[:hops]
-	copy(fl.path, route)
-	lat := f.routeLatency(fl.route())
+	fl.path = f.paths.add(route)
+	lat := f.routeLatency(f.route(fl))
 	fl.remaining, fl.rate, fl.token, fl.last = float64(n), 0, token, -1
 	if f.seq == math.MaxUint32 {
 		f.renumber()
@@ -474,7 +470,7 @@ func (f *FlowNet) Step(now Duration, done func(token int32)) {
 			// A flow's bytes count on its links as it starts, when they
 			// are read anyway: all of them, since they will cross.
 			n := int64(fl.remaining)
-			route := fl.route()
+			route := f.route(fl)
 			for _, l := range route {
 				f.bytes[l] += n
 				m := &f.linkMark[l]
@@ -497,7 +493,7 @@ func (f *FlowNet) Step(now Duration, done func(token int32)) {
 			continue
 		}
 		if fl.sharing() {
-			for _, l := range fl.route() {
+			for _, l := range f.route(fl) {
 				m := &f.linkMark[l]
 				m.flows--
 				switch m.flows {
@@ -523,6 +519,7 @@ func (f *FlowNet) Step(now Duration, done func(token int32)) {
 			}
 		}
 		fl.last = -1
+		f.paths.drop(fl.path)
 		f.done = append(f.done, fl.token)
 		fl.qpos, f.freeHead = f.freeHead, id+1
 	}
@@ -585,7 +582,7 @@ func (f *FlowNet) component(l int32, now Duration) {
 		// The common case (every flow of the halo's allreduce): a flow
 		// that has each of its links to itself is a component alone,
 		// which maxMin fills without caps or heap.
-		for _, l := range f.flow(id).route() {
+		for _, l := range f.route(f.flow(id)) {
 			f.linkMark[l].epoch = f.epoch
 		}
 		f.take(id, now)
@@ -605,7 +602,7 @@ func (f *FlowNet) component(l int32, now Duration) {
 
 // alone reports whether flow id shares none of its links.
 func (f *FlowNet) alone(id int32) bool {
-	for _, l := range f.flow(id).route() {
+	for _, l := range f.route(f.flow(id)) {
 		if f.linkMark[l].flows > 1 {
 			return false
 		}
@@ -636,7 +633,7 @@ func (f *FlowNet) enter(id int32, now Duration) {
 			f.caps.push(flowCap{b, -1, id})
 		}
 	}
-	for _, l := range fl.route() {
+	for _, l := range f.route(fl) {
 		if f.linkMark[l].epoch != f.epoch {
 			f.join(l, id)
 		}
@@ -681,7 +678,7 @@ func (f *FlowNet) maxMin(now Duration) {
 		id := f.compF[0]
 		fl := f.flow(id)
 		rate := f.bound(fl)
-		for _, l := range fl.route() {
+		for _, l := range f.route(fl) {
 			rate = min(rate, f.bw[f.class(l)])
 		}
 		f.setRate(id, fl, rate, now)
@@ -701,7 +698,7 @@ func (f *FlowNet) maxMin(now Duration) {
 		fl := f.flow(id)
 		f.mark(id).fixed = f.epoch
 		f.setRate(id, fl, rate, now)
-		for _, l := range fl.route() {
+		for _, l := range f.route(fl) {
 			if m := &f.linkMark[l]; m.flows > 1 { // else a cap, not in the heap
 				f.fill.fix(l, m.slot, rate)
 			}
@@ -741,7 +738,7 @@ func (f *FlowNet) gatherCaps() {
 		if b := f.bound(fl); !math.IsInf(b, 1) {
 			caps = append(caps, flowCap{b, -1, id})
 		}
-		for _, l := range fl.route() {
+		for _, l := range f.route(fl) {
 			if f.linkMark[l].flows == 1 {
 				caps = append(caps, flowCap{f.bw[f.class(l)], l, id})
 			}
@@ -768,7 +765,7 @@ func (f *FlowNet) setRate(id int32, fl *flow, rate float64, now Duration) {
 // when needed rather than kept in every flow, most platforms having none.
 func (f *FlowNet) bound(fl *flow) float64 {
 	if f.params.TCPGamma > 0 {
-		if lat := f.routeLatency(fl.route()); lat > 0 {
+		if lat := f.routeLatency(f.route(fl)); lat > 0 {
 			return float64(f.params.TCPGamma) / (2 * float64(lat))
 		}
 	}
