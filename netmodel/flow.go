@@ -40,9 +40,13 @@ type FlowNet struct {
 	// bytes is the bytes that crossed each link; lists are the lists of
 	// flows of the links that flows share now (see linkMark), and
 	// freeLists the places in lists of those free, which keep their room
-	// for reuse.
+	// for reuse. slots holds, by list, where the filling keeps its link's
+	// state while the link's component is refilled (see linkHeap): only
+	// links that flows share have one, so it is kept by list rather than
+	// by link (4 bytes a list, where it took 4 in every link's mark).
 	bytes     []int64
 	lists     [][]int32
+	slots     []int32
 	freeLists []int32
 	flows     []*flowChunkOf
 	paths     paths // the flows' routes
@@ -119,9 +123,8 @@ type NetStats struct {
 // linkMark is a link's state: the epoch in which it was last in a
 // refilled component, how many flows share it now, and which: aux is the
 // id of a flow alone on it, and for a link that two or more flows share,
-// the place of its list of them in FlowNet.lists. slot is, while the
-// link's component is refilled and flows share it, where the filling
-// keeps its state (see linkHeap). A link that one flow alone crosses is a
+// the place of its list of them in FlowNet.lists (and of its slot in
+// FlowNet.slots). A link that one flow alone crosses is a
 // cap on that flow (see maxMin), and its bandwidth, by its class, is all
 // the filling needs of it.
 //
@@ -131,13 +134,12 @@ type NetStats struct {
 // flows share now, not to every link that flows ever shared (nearly every
 // link of the benchmark's torus, once its allreduce has run). The marks
 // are an array of their own, apart from the links' bytes, as the walk and
-// the filling test them for every flow on a link: 16 bytes a link, they
+// the filling test them for every flow on a link: 12 bytes a link, they
 // stay in cache.
 type linkMark struct {
 	epoch uint32
 	flows int32
 	aux   int32
-	slot  int32
 }
 
 type flow struct {
@@ -649,6 +651,7 @@ func (f *FlowNet) newList() int32 {
 		return k
 	}
 	f.lists = append(f.lists, nil)
+	f.slots = append(f.slots, 0)
 	return int32(len(f.lists) - 1)
 }
 
@@ -665,7 +668,7 @@ func (f *FlowNet) join(l, id int32) {
 		return
 	}
 	f.compL = append(f.compL, l)
-	m.slot = f.fill.add(l, bw, m.flows)
+	f.slots[m.aux] = f.fill.add(l, bw, m.flows)
 }
 
 // maxMin gives the component's flows their max-min fair rates by
@@ -700,7 +703,7 @@ func (f *FlowNet) maxMin(now Duration) {
 		f.setRate(id, fl, rate, now)
 		for _, l := range f.route(fl) {
 			if m := &f.linkMark[l]; m.flows > 1 { // else a cap, not in the heap
-				f.fill.fix(l, m.slot, rate)
+				f.fill.fix(l, f.slots[m.aux], rate)
 			}
 		}
 	}

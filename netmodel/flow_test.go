@@ -498,6 +498,11 @@ func TestFlowSize(t *testing.T) {
 	if s := unsafe.Sizeof(flow{}); s != 48 {
 		t.Errorf("a flow is %d bytes, want 48", s)
 	}
+	// A link's mark is 12 bytes: the walk and the filling read it for
+	// every flow on a link, and every link has one.
+	if s := unsafe.Sizeof(linkMark{}); s != 12 {
+		t.Errorf("a link's mark is %d bytes, want 12", s)
+	}
 }
 
 // TestCapHeapOrder pushes caps, ties on rate and on link included, and
