@@ -177,9 +177,20 @@ type laterFlow struct {
 	id int32
 }
 
-// flowMark is the epochs in which a flow was last in a refilled component
-// and last had its rate fixed.
-type flowMark struct{ mark, fixed uint32 }
+// flowMark is the epoch in which a flow was last in a refilled component,
+// shifted up a bit, with the low bit set once its rate is fixed in that
+// epoch: one word a flow where two, the epochs of each, took 8 bytes
+// (the halo has 24,576 flows in flight). Epochs so stop at maxEpoch.
+type flowMark uint32
+
+// maxEpoch is the last epoch before newEpochs starts them again.
+const maxEpoch = math.MaxUint32 >> 1
+
+// in reports whether the flow is in the component of epoch.
+func (m flowMark) in(epoch uint32) bool { return uint32(m)>>1 == epoch }
+
+// fixedIn reports whether the flow's rate is fixed in epoch.
+func (m flowMark) fixedIn(epoch uint32) bool { return uint32(m) == epoch<<1|1 }
 
 // route returns flow fl's route.
 func (f *FlowNet) route(fl *flow) []int32 { return f.paths.get(fl.path) }
@@ -204,7 +215,7 @@ func (f *FlowNet) flow(id int32) *flow {
 	return &f.flows[uint32(id)/flowChunk].flows[uint32(id)%flowChunk]
 }
 
-// mark returns flow id's marks.
+// mark returns flow id's mark.
 func (f *FlowNet) mark(id int32) *flowMark {
 	return &f.flows[uint32(id)/flowChunk].marks[uint32(id)%flowChunk]
 }
@@ -538,7 +549,7 @@ func (f *FlowNet) Step(now Duration, done func(token int32)) {
 // changed links and reschedules their ends. A link whose mark is from
 // this call's epochs is in a component refilled already.
 func (f *FlowNet) refill(now Duration) {
-	if f.epoch > math.MaxUint32-uint32(len(f.changed)) {
+	if f.epoch > maxEpoch-uint32(len(f.changed)) {
 		f.newEpochs()
 	}
 	first := f.epoch + 1
@@ -595,7 +606,7 @@ func (f *FlowNet) component(l int32, now Duration) {
 	}
 	for i := 0; i < len(f.compL); i++ {
 		for _, id := range f.lists[f.linkMark[f.compL[i]].aux] {
-			if f.mark(id).mark != f.epoch {
+			if !f.mark(id).in(f.epoch) {
 				f.enter(id, now)
 			}
 		}
@@ -615,7 +626,7 @@ func (f *FlowNet) alone(id int32) bool {
 // take adds flow id to the component, its bytes sent until now taken off,
 // and returns it.
 func (f *FlowNet) take(id int32, now Duration) *flow {
-	f.mark(id).mark = f.epoch
+	*f.mark(id) = flowMark(f.epoch << 1)
 	fl := f.flow(id)
 	f.compF = append(f.compF, id)
 	fl.remaining = max(fl.remaining-fl.rate*float64(now-fl.last), 0)
@@ -699,7 +710,7 @@ func (f *FlowNet) maxMin(now Duration) {
 	f.fill.init()
 	fix := func(id int32, rate float64) {
 		fl := f.flow(id)
-		f.mark(id).fixed = f.epoch
+		*f.mark(id) = flowMark(f.epoch<<1 | 1)
 		f.setRate(id, fl, rate, now)
 		for _, l := range f.route(fl) {
 			if m := &f.linkMark[l]; m.flows > 1 { // else a cap, not in the heap
@@ -713,7 +724,7 @@ func (f *FlowNet) maxMin(now Duration) {
 			break
 		}
 		if c, ok := f.caps.first(); ok && c.before(top.share, top.link) {
-			if id := c.id; f.mark(id).fixed != f.epoch {
+			if id := c.id; !f.mark(id).fixedIn(f.epoch) {
 				fix(id, c.rate)
 			}
 			if !f.caps.built() {
@@ -724,7 +735,7 @@ func (f *FlowNet) maxMin(now Duration) {
 		}
 		f.fill.take()
 		for _, id := range f.lists[f.linkMark[top.link].aux] {
-			if f.mark(id).fixed != f.epoch {
+			if !f.mark(id).fixedIn(f.epoch) {
 				fix(id, top.share)
 			}
 		}

@@ -250,7 +250,7 @@ func TestFlowRatesMatchFilling(t *testing.T) {
 			f := NewFlowNet(p, 3)
 			// Start near the epochs' end, so that they start again
 			// during the run (see newEpochs).
-			f.epoch = math.MaxUint32 - 100
+			f.epoch = maxEpoch - 100
 			nodes := topo.NodeCount()
 			rng := rand.New(rand.NewPCG(1, uint64(topo.Kind)))
 			at, sent, steps := Duration(0), 0, 0
