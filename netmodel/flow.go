@@ -40,11 +40,16 @@ type FlowNet struct {
 	// bytes is the bytes that crossed each link; lists are the lists of
 	// flows of the links that flows share now (see linkMark), and
 	// freeLists the places in lists of those free, which keep their room
-	// for reuse.
+	// for reuse. slots holds, by list, where the filling keeps its link's
+	// state while the link's component is refilled (see linkHeap): only
+	// links that flows share have one, so it is kept by list rather than
+	// by link (4 bytes a list, where it took 4 in every link's mark).
 	bytes     []int64
 	lists     [][]int32
+	slots     []int32
 	freeLists []int32
 	flows     []*flowChunkOf
+	paths     paths // the flows' routes
 	nflows    int32
 	// freeHead is 1 + the id of the flow that ended last, 0 if none is
 	// free; a free flow's qpos is the next one's (1 + its id, or 0), so
@@ -118,9 +123,8 @@ type NetStats struct {
 // linkMark is a link's state: the epoch in which it was last in a
 // refilled component, how many flows share it now, and which: aux is the
 // id of a flow alone on it, and for a link that two or more flows share,
-// the place of its list of them in FlowNet.lists. slot is, while the
-// link's component is refilled and flows share it, where the filling
-// keeps its state (see linkHeap). A link that one flow alone crosses is a
+// the place of its list of them in FlowNet.lists (and of its slot in
+// FlowNet.slots). A link that one flow alone crosses is a
 // cap on that flow (see maxMin), and its bandwidth, by its class, is all
 // the filling needs of it.
 //
@@ -130,13 +134,12 @@ type NetStats struct {
 // flows share now, not to every link that flows ever shared (nearly every
 // link of the benchmark's torus, once its allreduce has run). The marks
 // are an array of their own, apart from the links' bytes, as the walk and
-// the filling test them for every flow on a link: 16 bytes a link, they
+// the filling test them for every flow on a link: 12 bytes a link, they
 // stay in cache.
 type linkMark struct {
 	epoch uint32
 	flows int32
 	aux   int32
-	slot  int32
 }
 
 type flow struct {
@@ -144,7 +147,7 @@ type flow struct {
 	// flow's place in the lists of the links it shares is not kept: an
 	// end finds it in each list, as the refill that follows reads the
 	// whole list anyway.)
-	path      []int32
+	path      pathRef
 	remaining float64 // bytes not yet sent as of last
 	rate      float64 // bytes per picosecond
 	// last is when remaining was worked out, from when the flow starts
@@ -154,8 +157,8 @@ type flow struct {
 	// token names the flow's message to the caller.
 	token int32
 	// queued is 1 + the bucket in pending of the flow's event (its start
-	// or its end; the bucket's time is the event's: a flow is 64 bytes,
-	// a cache line, without a time of its own), 0 when none is queued;
+	// or its end; the bucket's time is the event's: a flow is 48 bytes
+	// without a time of its own), 0 when none is queued;
 	// qpos is the event's place in that bucket, and in a free flow the
 	// next free one's (see FlowNet.freeHead).
 	queued int32
@@ -174,15 +177,27 @@ type laterFlow struct {
 	id int32
 }
 
-// flowMark is the epochs in which a flow was last in a refilled component
-// and last had its rate fixed.
-type flowMark struct{ mark, fixed uint32 }
+// flowMark is the epoch in which a flow was last in a refilled component,
+// shifted up a bit, with the low bit set once its rate is fixed in that
+// epoch: one word a flow where two, the epochs of each, took 8 bytes
+// (the halo has 24,576 flows in flight). Epochs so stop at maxEpoch.
+type flowMark uint32
 
-func (fl *flow) route() []int32 { return fl.path }
+// maxEpoch is the last epoch before newEpochs starts them again.
+const maxEpoch = math.MaxUint32 >> 1
+
+// in reports whether the flow is in the component of epoch.
+func (m flowMark) in(epoch uint32) bool { return uint32(m)>>1 == epoch }
+
+// fixedIn reports whether the flow's rate is fixed in epoch.
+func (m flowMark) fixedIn(epoch uint32) bool { return uint32(m) == epoch<<1|1 }
+
+// route returns flow fl's route.
+func (f *FlowNet) route(fl *flow) []int32 { return f.paths.get(fl.path) }
 
 // sharing reports whether the flow shares its links now: it has started
 // and not ended. (last says it rather than a flag of its own, which would
-// make a flow 72 bytes instead of 64, and the halo has 24,576 in flight.)
+// make a flow 56 bytes instead of 48, and the halo has 24,576 in flight.)
 func (fl *flow) sharing() bool { return fl.last >= 0 }
 
 // flowChunk is how many flows FlowNet allocates at once: chunks, not one
@@ -200,7 +215,7 @@ func (f *FlowNet) flow(id int32) *flow {
 	return &f.flows[uint32(id)/flowChunk].flows[uint32(id)%flowChunk]
 }
 
-// mark returns flow id's marks.
+// mark returns flow id's mark.
 func (f *FlowNet) mark(id int32) *flowMark {
 	return &f.flows[uint32(id)/flowChunk].marks[uint32(id)%flowChunk]
 }
@@ -292,19 +307,13 @@ func (f *FlowNet) Send(at Duration, a, b int64, n int64, token int32) {
 		f.nflows++
 	}
 	fl := f.flow(id)
-	// The route is built on the stack and copied into a path of its exact
-	// size, allocated only when the flow's id has not had one as long:
-	// grown by append, paths took four times the room, and the flows in
-	// flight hold them all at once.
+	// The route is built on the stack and kept in paths, of its exact
+	// size: the flows in flight hold them all at once.
 	var buf [64]int32
 	route := f.topo.Route(a, b, f.hash(a, b), buf[:0])
 	hops := len(route)
-	if cap(fl.path) < hops {
-		fl.path = make([]int32, hops)
-	}
-	fl.path = fl.path[:hops]
-	copy(fl.path, route)
-	lat := f.routeLatency(fl.route())
+	fl.path = f.paths.add(route)
+	lat := f.routeLatency(f.route(fl))
 	fl.remaining, fl.rate, fl.token, fl.last = float64(n), 0, token, -1
 	if f.seq == math.MaxUint32 {
 		f.renumber()
@@ -474,7 +483,7 @@ func (f *FlowNet) Step(now Duration, done func(token int32)) {
 			// A flow's bytes count on its links as it starts, when they
 			// are read anyway: all of them, since they will cross.
 			n := int64(fl.remaining)
-			route := fl.route()
+			route := f.route(fl)
 			for _, l := range route {
 				f.bytes[l] += n
 				m := &f.linkMark[l]
@@ -497,7 +506,7 @@ func (f *FlowNet) Step(now Duration, done func(token int32)) {
 			continue
 		}
 		if fl.sharing() {
-			for _, l := range fl.route() {
+			for _, l := range f.route(fl) {
 				m := &f.linkMark[l]
 				m.flows--
 				switch m.flows {
@@ -523,6 +532,7 @@ func (f *FlowNet) Step(now Duration, done func(token int32)) {
 			}
 		}
 		fl.last = -1
+		f.paths.drop(fl.path)
 		f.done = append(f.done, fl.token)
 		fl.qpos, f.freeHead = f.freeHead, id+1
 	}
@@ -539,7 +549,7 @@ func (f *FlowNet) Step(now Duration, done func(token int32)) {
 // changed links and reschedules their ends. A link whose mark is from
 // this call's epochs is in a component refilled already.
 func (f *FlowNet) refill(now Duration) {
-	if f.epoch > math.MaxUint32-uint32(len(f.changed)) {
+	if f.epoch > maxEpoch-uint32(len(f.changed)) {
 		f.newEpochs()
 	}
 	first := f.epoch + 1
@@ -585,7 +595,7 @@ func (f *FlowNet) component(l int32, now Duration) {
 		// The common case (every flow of the halo's allreduce): a flow
 		// that has each of its links to itself is a component alone,
 		// which maxMin fills without caps or heap.
-		for _, l := range f.flow(id).route() {
+		for _, l := range f.route(f.flow(id)) {
 			f.linkMark[l].epoch = f.epoch
 		}
 		f.take(id, now)
@@ -596,7 +606,7 @@ func (f *FlowNet) component(l int32, now Duration) {
 	}
 	for i := 0; i < len(f.compL); i++ {
 		for _, id := range f.lists[f.linkMark[f.compL[i]].aux] {
-			if f.mark(id).mark != f.epoch {
+			if !f.mark(id).in(f.epoch) {
 				f.enter(id, now)
 			}
 		}
@@ -605,7 +615,7 @@ func (f *FlowNet) component(l int32, now Duration) {
 
 // alone reports whether flow id shares none of its links.
 func (f *FlowNet) alone(id int32) bool {
-	for _, l := range f.flow(id).route() {
+	for _, l := range f.route(f.flow(id)) {
 		if f.linkMark[l].flows > 1 {
 			return false
 		}
@@ -616,7 +626,7 @@ func (f *FlowNet) alone(id int32) bool {
 // take adds flow id to the component, its bytes sent until now taken off,
 // and returns it.
 func (f *FlowNet) take(id int32, now Duration) *flow {
-	f.mark(id).mark = f.epoch
+	*f.mark(id) = flowMark(f.epoch << 1)
 	fl := f.flow(id)
 	f.compF = append(f.compF, id)
 	fl.remaining = max(fl.remaining-fl.rate*float64(now-fl.last), 0)
@@ -636,7 +646,7 @@ func (f *FlowNet) enter(id int32, now Duration) {
 			f.caps.push(flowCap{b, -1, id})
 		}
 	}
-	for _, l := range fl.route() {
+	for _, l := range f.route(fl) {
 		if f.linkMark[l].epoch != f.epoch {
 			f.join(l, id)
 		}
@@ -652,6 +662,7 @@ func (f *FlowNet) newList() int32 {
 		return k
 	}
 	f.lists = append(f.lists, nil)
+	f.slots = append(f.slots, 0)
 	return int32(len(f.lists) - 1)
 }
 
@@ -668,7 +679,7 @@ func (f *FlowNet) join(l, id int32) {
 		return
 	}
 	f.compL = append(f.compL, l)
-	m.slot = f.fill.add(l, bw, m.flows)
+	f.slots[m.aux] = f.fill.add(l, bw, m.flows)
 }
 
 // maxMin gives the component's flows their max-min fair rates by
@@ -681,7 +692,7 @@ func (f *FlowNet) maxMin(now Duration) {
 		id := f.compF[0]
 		fl := f.flow(id)
 		rate := f.bound(fl)
-		for _, l := range fl.route() {
+		for _, l := range f.route(fl) {
 			rate = min(rate, f.bw[f.class(l)])
 		}
 		f.setRate(id, fl, rate, now)
@@ -699,11 +710,11 @@ func (f *FlowNet) maxMin(now Duration) {
 	f.fill.init()
 	fix := func(id int32, rate float64) {
 		fl := f.flow(id)
-		f.mark(id).fixed = f.epoch
+		*f.mark(id) = flowMark(f.epoch<<1 | 1)
 		f.setRate(id, fl, rate, now)
-		for _, l := range fl.route() {
+		for _, l := range f.route(fl) {
 			if m := &f.linkMark[l]; m.flows > 1 { // else a cap, not in the heap
-				f.fill.fix(l, m.slot, rate)
+				f.fill.fix(l, f.slots[m.aux], rate)
 			}
 		}
 	}
@@ -713,7 +724,7 @@ func (f *FlowNet) maxMin(now Duration) {
 			break
 		}
 		if c, ok := f.caps.first(); ok && c.before(top.share, top.link) {
-			if id := c.id; f.mark(id).fixed != f.epoch {
+			if id := c.id; !f.mark(id).fixedIn(f.epoch) {
 				fix(id, c.rate)
 			}
 			if !f.caps.built() {
@@ -724,7 +735,7 @@ func (f *FlowNet) maxMin(now Duration) {
 		}
 		f.fill.take()
 		for _, id := range f.lists[f.linkMark[top.link].aux] {
-			if f.mark(id).fixed != f.epoch {
+			if !f.mark(id).fixedIn(f.epoch) {
 				fix(id, top.share)
 			}
 		}
@@ -741,7 +752,7 @@ func (f *FlowNet) gatherCaps() {
 		if b := f.bound(fl); !math.IsInf(b, 1) {
 			caps = append(caps, flowCap{b, -1, id})
 		}
-		for _, l := range fl.route() {
+		for _, l := range f.route(fl) {
 			if f.linkMark[l].flows == 1 {
 				caps = append(caps, flowCap{f.bw[f.class(l)], l, id})
 			}
@@ -768,7 +779,7 @@ func (f *FlowNet) setRate(id int32, fl *flow, rate float64, now Duration) {
 // when needed rather than kept in every flow, most platforms having none.
 func (f *FlowNet) bound(fl *flow) float64 {
 	if f.params.TCPGamma > 0 {
-		if lat := f.routeLatency(fl.route()); lat > 0 {
+		if lat := f.routeLatency(f.route(fl)); lat > 0 {
 			return float64(f.params.TCPGamma) / (2 * float64(lat))
 		}
 	}

@@ -250,7 +250,7 @@ func TestFlowRatesMatchFilling(t *testing.T) {
 			f := NewFlowNet(p, 3)
 			// Start near the epochs' end, so that they start again
 			// during the run (see newEpochs).
-			f.epoch = math.MaxUint32 - 100
+			f.epoch = maxEpoch - 100
 			nodes := topo.NodeCount()
 			rng := rand.New(rand.NewPCG(1, uint64(topo.Kind)))
 			at, sent, steps := Duration(0), 0, 0
@@ -296,7 +296,7 @@ func checkLinkFlows(t *testing.T, f *FlowNet) {
 		if !fl.sharing() {
 			continue
 		}
-		for _, l := range fl.route() {
+		for _, l := range f.route(fl) {
 			count[l]++
 			var one [1]int32
 			m, on := f.linkMark[l], f.flowsOn(l, &one)
@@ -382,7 +382,7 @@ func fillRates(f *FlowNet) map[int32]float64 {
 	}
 	fix := func(id int32, r float64) {
 		rate[id] = r
-		for _, l := range f.flow(id).route() {
+		for _, l := range f.route(f.flow(id)) {
 			residual[l] = max(residual[l]-r, 0)
 			unfixed[l]--
 		}
@@ -491,12 +491,17 @@ func drainFlows(f *FlowNet) []int32 {
 	}
 }
 
-// TestFlowSize checks that a flow is 64 bytes, a cache line: the
-// filling and the walk read it once per refill, and the halo's components
-// hold more flows than a cache does.
+// TestFlowSize checks that a flow is 48 bytes: the filling and the walk
+// read it once per refill, the halo's components hold more flows than a
+// cache does, and the halo has 24,576 in flight at its peak.
 func TestFlowSize(t *testing.T) {
-	if s := unsafe.Sizeof(flow{}); s != 64 {
-		t.Errorf("a flow is %d bytes, want 64", s)
+	if s := unsafe.Sizeof(flow{}); s != 48 {
+		t.Errorf("a flow is %d bytes, want 48", s)
+	}
+	// A link's mark is 12 bytes: the walk and the filling read it for
+	// every flow on a link, and every link has one.
+	if s := unsafe.Sizeof(linkMark{}); s != 12 {
+		t.Errorf("a link's mark is %d bytes, want 12", s)
 	}
 }
 
