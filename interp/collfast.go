@@ -753,9 +753,9 @@ func (ev *cfEval) run(id int32, now Time) {
 			dst := st.sendTo
 			link := ev.link(id, dst)
 			cost := ev.last.of(link, st.sendBytes)
-			cpu := cost.sendCPU
+			cpu := cost.SendCPU
 			c.cpu = now + cpu
-			c.snd = now + cost.sendNIC
+			c.snd = now + cost.SendNIC
 			c.comm += cpu
 			c.msgs++
 			c.bytes += st.sendBytes
@@ -858,9 +858,9 @@ func (ev *cfEval) arrive(id, m int32, now Time) {
 		return
 	}
 	cost := ev.last.of(ev.link(ev.msgs.at(m).src, id), ev.msgs.at(m).bytes)
-	cpu := cost.recvCPU
+	cpu := cost.RecvCPU
 	c.cpu = now + cpu
-	c.rcv = now + cost.recvNIC
+	c.rcv = now + cost.RecvNIC
 	c.comm += cpu
 	if c.recvWaiting && c.step.recvFrom == ev.msgs.at(m).src {
 		c.recvWaiting = false

@@ -126,10 +126,9 @@ func (s *Sim) msgLink(m *message) *netmodel.LogGP { return s.link(m.src, m.dst).
 
 // msgCosts are a message's LogGOPS costs on one link.
 type msgCosts struct {
-	link                               *netmodel.LogGP
-	bytes                              int64
-	sendCPU, sendNIC, recvCPU, recvNIC Time
-	dataCPU, dataWire                  Time // a rendezvous's data (netmodel.LogGP.DataCosts)
+	link  *netmodel.LogGP
+	bytes int64
+	netmodel.Costs
 }
 
 // of returns the costs of a message of bytes on link, kept in c: most
@@ -138,9 +137,7 @@ type msgCosts struct {
 // division (netmodel.PerByte.Times).
 func (c *msgCosts) of(link *netmodel.LogGP, bytes int64) *msgCosts {
 	if c.link != link || c.bytes != bytes {
-		*c = msgCosts{link: link, bytes: bytes, sendCPU: link.SendCPU(bytes), sendNIC: link.SendNIC(bytes),
-			recvCPU: link.RecvCPU(bytes), recvNIC: link.RecvNIC(bytes)}
-		c.dataCPU, c.dataWire = link.DataCosts(bytes)
+		*c = msgCosts{link, bytes, link.Costs(bytes)}
 	}
 	return c
 }
@@ -171,8 +168,8 @@ func (s *Sim) send(t *task, dst int32, bytes int64, tag int32, counted bool, mod
 		}
 	} else {
 		c := s.costs.of(link, bytes)
-		cpu = c.sendCPU
-		t.sendFree = s.now + c.sendNIC
+		cpu = c.SendCPU
+		t.sendFree = s.now + c.SendNIC
 	}
 	t.cpuFree = s.now + cpu
 	t.comm += cpu
@@ -351,9 +348,9 @@ func (s *Sim) wakeOutbox(t *task) {
 // returns when the receive is complete.
 func (s *Sim) absorb(r *task, m *message, id int32) Time {
 	c := s.costs.of(s.msgLink(m), m.bytes)
-	cpu := c.recvCPU
+	cpu := c.RecvCPU
 	r.cpuFree = s.now + cpu
-	r.recvFree = s.now + c.recvNIC
+	r.recvFree = s.now + c.RecvNIC
 	r.comm += cpu
 	if s.tl != nil {
 		s.recordRecv(r, id, m, s.now, r.cpuFree)
@@ -371,9 +368,9 @@ func (s *Sim) clearToSend(id int32) {
 	}
 	link := s.msgLink(m)
 	c := s.costs.of(link, m.bytes)
-	cpu, wire := c.dataCPU, c.dataWire
+	cpu, wire := c.DataCPU, c.DataWire
 	t.cpuFree = s.now + cpu
-	t.sendFree = s.now + c.sendNIC
+	t.sendFree = s.now + c.SendNIC
 	t.comm += cpu
 	if s.tl != nil {
 		// The CPU's part: the wire's goes on while the task does other

@@ -17,9 +17,9 @@ func TestMsgCosts(t *testing.T) {
 		bytes int64
 	}{{a, 8192}, {a, 8192}, {b, 8192}, {b, 8}, {a, 8}, {a, 0}, {a, 8192}, {b, 1 << 19}, {b, 1 << 19}} {
 		got := *c.of(q.link, q.bytes)
-		want := msgCosts{link: q.link, bytes: q.bytes, sendCPU: q.link.SendCPU(q.bytes), sendNIC: q.link.SendNIC(q.bytes),
-			recvCPU: q.link.RecvCPU(q.bytes), recvNIC: q.link.RecvNIC(q.bytes)}
-		want.dataCPU, want.dataWire = q.link.DataCosts(q.bytes)
+		want := msgCosts{link: q.link, bytes: q.bytes, Costs: netmodel.Costs{SendCPU: q.link.SendCPU(q.bytes), SendNIC: q.link.SendNIC(q.bytes),
+			RecvCPU: q.link.RecvCPU(q.bytes), RecvNIC: q.link.RecvNIC(q.bytes)}}
+		want.DataCPU, want.DataWire = q.link.DataCosts(q.bytes)
 		if got != want {
 			t.Fatalf("ask %d (%d bytes): %+v, want %+v", i, q.bytes, got, want)
 		}

@@ -76,6 +76,26 @@ func (p *LogGP) DataCosts(n int64) (cpu, wire Duration) {
 	return p.ByteOverhead.Times(rest(n)), p.ByteGap.Times(rest(n))
 }
 
+// Costs are all of one message's LogGOPS costs (see LogGP.Costs).
+type Costs struct {
+	SendCPU, SendNIC, RecvCPU, RecvNIC Duration
+	DataCPU, DataWire                  Duration // DataCosts's
+}
+
+// Costs returns what SendCPU, SendNIC, RecvCPU, RecvNIC and DataCosts
+// return for an n-byte message, from the two per-byte products they
+// share: calling each works them out seven times, and the interpreter
+// prices every message whose size differs from the one before.
+func (p *LogGP) Costs(n int64) Costs {
+	perO, perG := p.DataCosts(n)
+	nic := p.Gap + perG
+	return Costs{
+		SendCPU: p.Overhead + perO, SendNIC: nic,
+		RecvCPU: p.Overhead + max(perO, perG), RecvNIC: nic,
+		DataCPU: perO, DataWire: perG,
+	}
+}
+
 // MaxBytes is the size of the largest message whose per-byte costs, (n-1)G
 // and (n-1)O, stay within MaxTime, under the largest per-byte cost of any
 // regime.
